@@ -12,9 +12,9 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from kingme.cli import engine_commands, rules_commands, server_commands
+from kingme.cli import engine_commands, online_commands, puzzle_commands, rules_commands, server_commands
 
-LAYERS = (rules_commands, engine_commands, server_commands)
+LAYERS = (rules_commands, engine_commands, server_commands, online_commands, puzzle_commands)
 
 
 class _Parser(argparse.ArgumentParser):
