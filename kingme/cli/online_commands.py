@@ -1,4 +1,4 @@
-"""Subcommands of the online work (filled in by that work)."""
+"""Subcommands of online play: ``kingme bench online``."""
 
 from __future__ import annotations
 
@@ -6,8 +6,26 @@ import argparse
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    """Add these subcommands."""
+    """Online play adds no subcommands of its own (``kingme serve`` serves it)."""
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from kingme.server.online.bench import bench_online
+
+    print(f"online: seating {args.games} games ({2 * args.games} WebSocket connections)…", flush=True)
+    print(bench_online(args.games, args.seconds, args.think, args.url).report())
+    return 0
 
 
 def register_bench(targets: argparse._SubParsersAction) -> None:
-    """Add targets of `kingme bench`."""
+    """``kingme bench online --games N``: concurrent games over WebSockets on loopback."""
+    bench = targets.add_parser(
+        "online",
+        help="concurrent online games over WebSockets on loopback: moves/s and p50/p99 move round-trip",
+    )
+    bench.add_argument("--games", type=int, default=100, help="concurrent games, two connections each (max 5000)")
+    bench.add_argument("--seconds", type=float, default=20.0, help="how long to play once seated (max 600)")
+    bench.add_argument("--think", type=float, default=2.0,
+                       help="mean seconds a player waits before each move (0: as fast as the server answers)")
+    bench.add_argument("--url", help="a running server on loopback (default: start one on SQLite for the run)")
+    bench.set_defaults(run=_bench)

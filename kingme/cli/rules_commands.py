@@ -46,7 +46,8 @@ def _run_moves(args: argparse.Namespace) -> int:
 
 
 def _run_pdn(args: argparse.Namespace) -> int:
-    from kingme.rules.pdn import check_file
+    # Replaying needs the game layer (results, the end of the game), hence kingme.game.pdn.
+    from kingme.game.pdn import check_file
 
     return check_file(args.file)
 

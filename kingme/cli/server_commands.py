@@ -1,12 +1,41 @@
-"""Subcommands of the server layer (filled in by the server work)."""
+"""Subcommands of the server layer: ``kingme serve``."""
 
 from __future__ import annotations
 
 import argparse
 
 
+def _port(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"the port must be a whole number from 1 to 65535, not {text!r}")
+    return int(text)
+
+
+def serve(args: argparse.Namespace) -> int:
+    """Run the web app with uvicorn until interrupted."""
+    import uvicorn
+
+    from kingme.server.app import create_app
+    from kingme.server.settings import Settings
+
+    app = create_app(Settings.from_env())
+    print(f"kingme: serving on http://{args.host}:{args.port} (Ctrl+C stops)", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, server_header=False)
+    return 0
+
+
 def register(commands: argparse._SubParsersAction) -> None:
     """Add this layer's subcommands."""
+    parser = commands.add_parser("serve", help="serve the web app (default http://127.0.0.1:8000)")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000)")
+    parser.add_argument(
+        "--log-level",
+        default="warning",
+        choices=["critical", "error", "warning", "info", "debug"],
+        help="uvicorn's log level (default warning)",
+    )
+    parser.set_defaults(run=serve)
 
 
 def register_bench(targets: argparse._SubParsersAction) -> None:

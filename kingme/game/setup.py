@@ -59,7 +59,7 @@ class Setup:
     @classmethod
     def named(cls, position: str, variant: str = "american", seed: str = DEFAULT_SEED) -> Setup:
         """A setup for one of the named positions in ``POSITIONS``."""
-        if position not in POSITIONS:
+        if not isinstance(position, str) or position not in POSITIONS:
             raise SetupError(f"unknown position {position!r}; choose one of: {', '.join(POSITIONS)}")
         return cls(variant, POSITIONS[position], seed)
 

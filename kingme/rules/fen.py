@@ -49,9 +49,10 @@ def parse_fen(fen: str) -> Position:
         raise FenError(f"a FEN must be text, not {type(fen).__name__}")
     if len(fen) > MAX_FEN_LENGTH:
         raise FenError(f"FEN is {len(fen)} characters long; at most {MAX_FEN_LENGTH} are accepted")
-    text = "".join(fen.split()).rstrip(".")
+    text = "".join(fen.split())
     if text.startswith('"') and text.endswith('"') and len(text) >= 2:
         text = text[1:-1]
+    text = text.rstrip(".")
     parts = text.split(":")
     if not text or parts[0].upper() not in ("B", "W"):
         raise FenError(f"FEN {fen!r} must start with the side to move, B or W")

@@ -1,0 +1,41 @@
+"""Bit tricks for the compiled core: popcount and count-trailing-zeros as LLVM intrinsics.
+
+numba has neither built in; ``llvm.ctpop`` and ``llvm.cttz`` compile to single instructions
+and are cacheable. Every board in the core is an ``int64`` holding 32 bits (bit ``i`` is
+square ``i + 1``), so signed/unsigned mixing (which numba turns into floats) never happens.
+"""
+
+from __future__ import annotations
+
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+from kingme.engine import numba_cache  # noqa: F401  (sets the cache directory before numba compiles)
+
+
+@intrinsic
+def popcount(typingctx, x):  # type: ignore[no-untyped-def]
+    """Number of set bits of an int64."""
+    signature = types.int64(types.int64)
+
+    def codegen(context, builder, sig, args):  # type: ignore[no-untyped-def]
+        function = builder.module.declare_intrinsic("llvm.ctpop", [ir.IntType(64)])
+        return builder.call(function, args)
+
+    return signature, codegen
+
+
+@intrinsic
+def lowest_index(typingctx, x):  # type: ignore[no-untyped-def]
+    """Index of the lowest set bit of a non-zero int64."""
+    signature = types.int64(types.int64)
+
+    def codegen(context, builder, sig, args):  # type: ignore[no-untyped-def]
+        i64 = ir.IntType(64)
+        function_type = ir.FunctionType(i64, [i64, ir.IntType(1)])
+        function = cgutils.get_or_insert_function(builder.module, function_type, "llvm.cttz.i64")
+        return builder.call(function, [args[0], ir.Constant(ir.IntType(1), 0)])
+
+    return signature, codegen

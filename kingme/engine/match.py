@@ -1,0 +1,107 @@
+"""Matches between two levels over the standard 3-move ballot openings.
+
+The openings are the 3-move ballots of American checkers as pydraughts 0.6.7 ships them
+(``draughts/ballot_files/3move_english.json``, its ``standard`` list of 157 openings, in file
+order), copied to ``data/three_move_ballots.txt`` so that kingme does not need pydraughts to run.
+Each opening is played twice, once with each level as Black, with the game's seed
+naming the opening and the colours, so a match is exactly repeatable.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+from collections.abc import Iterator
+from dataclasses import dataclass
+from importlib import resources
+
+from kingme.engine.levels import check_level
+from kingme.engine.player import choose_move, warm_up
+from kingme.game import Game, Setup
+
+
+def ballot_openings() -> list[tuple[str, list[str]]]:
+    """The 3-move ballots: (name, three moves) in the file's order."""
+    text = resources.files("kingme.engine").joinpath("data/three_move_ballots.txt").read_text()
+    openings = []
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
+            number, *moves = line.split()
+            openings.append((number, moves))
+    return openings
+
+
+@dataclass(frozen=True)
+class GameTask:
+    opening: tuple[str, ...]
+    black: str
+    white: str
+    seed: str
+    variant: str = "american"
+
+
+def play_game(task: GameTask) -> str | None:
+    """Play one game to its end under the rules; the winning colour, or ``None`` for a draw."""
+    game = Game(Setup(task.variant, seed=task.seed), list(task.opening))
+    while not game.is_over:
+        game.push(choose_move(game, task.black if game.turn == "black" else task.white))
+    return game.result.winner  # type: ignore[union-attr]
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """Wins, draws and losses of level ``a`` against level ``b``."""
+
+    a: str
+    b: str
+    wins: int
+    draws: int
+    losses: int
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        """``a``'s share of the points (a draw is half a point)."""
+        return (self.wins + self.draws / 2) / self.games
+
+    def elo(self) -> tuple[float, float]:
+        """Elo difference of ``a`` over ``b`` and the half-width of its 95% interval (from the
+        standard error of the per-game score; infinite at a 0% or 100% score)."""
+        n, p = self.games, self.score
+        variance = (self.wins * (1 - p) ** 2 + self.draws * (0.5 - p) ** 2 + self.losses * p**2) / n
+
+        def to_elo(q: float) -> float:
+            if q <= 0 or q >= 1:
+                return math.copysign(math.inf, q - 0.5)
+            return -400 * math.log10(1 / q - 1)
+
+        margin = 1.96 * math.sqrt(variance / n)
+        low, high = to_elo(p - margin), to_elo(p + margin)
+        half_width = (high - low) / 2
+        return to_elo(p), half_width if math.isfinite(half_width) else math.inf
+
+
+def _tasks(a: str, b: str, openings: int, variant: str) -> Iterator[GameTask]:
+    for number, moves in ballot_openings()[:openings]:
+        yield GameTask(tuple(moves), a, b, f"ballot-{number}-a-black", variant)
+        yield GameTask(tuple(moves), b, a, f"ballot-{number}-b-black", variant)
+
+
+def run_match(a: str, b: str, openings: int, workers: int = 2, variant: str = "american") -> MatchResult:
+    """Play ``openings`` ballots twice each (colours reversed) between levels ``a`` and ``b``."""
+    check_level(a)
+    check_level(b)
+    tasks = list(_tasks(a, b, openings, variant))
+    if workers > 1:
+        with multiprocessing.get_context("spawn").Pool(workers, initializer=warm_up) as pool:
+            winners = pool.map(play_game, tasks, chunksize=1)
+    else:
+        winners = [play_game(task) for task in tasks]
+    # Tasks alternate: ``a`` is Black in the even ones and White in the odd ones.
+    a_colours = ["black" if i % 2 == 0 else "white" for i in range(len(tasks))]
+    wins = sum(1 for colour, winner in zip(a_colours, winners, strict=True) if winner == colour)
+    draws = winners.count(None)
+    return MatchResult(a, b, wins, draws, len(tasks) - wins - draws)

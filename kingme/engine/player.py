@@ -1,0 +1,69 @@
+"""``choose_move`` and ``hint``: the computer's move in a game, as a pure function of the game.
+
+Everything the choice depends on is the game's setup (variant, start position, seed), its moves
+and the level; budgets are counted in nodes and depth, never in time, and the weaker levels'
+mistakes come from a stream seeded by the game itself, so the same game gives the same reply in
+any process on any machine — after an undo too.
+"""
+
+from __future__ import annotations
+
+from kingme.engine.analysis import SearchResult, analyse, noise_codes
+from kingme.engine.levels import PLANS, Plan, check_level
+from kingme.engine.randomplay import pick_by_steps
+from kingme.engine.seeding import SeededStream, game_stream
+from kingme.game import Game
+from kingme.rules import GameOverError, Move
+
+HINT_LEVEL = "strong"
+
+
+def _check_playable(game: Game) -> None:
+    if game.is_over:
+        raise GameOverError(f"the game is over ({game.result.reason}); there is no move to choose")  # type: ignore[union-attr]
+
+
+def _noise(game: Game, plan: Plan, stream: SeededStream) -> dict[int, int]:
+    amplitude = plan.noise
+    if plan.slip_chance and stream.unit() < plan.slip_chance:
+        amplitude = plan.slip_noise
+    if not amplitude:
+        return {}
+    return {code: stream.below(2 * amplitude + 1) - amplitude for code in noise_codes(game)}
+
+
+def think(game: Game, level: str) -> SearchResult:
+    """The search behind ``choose_move`` for a searching level (not ``random``), with its
+    depth, score, nodes and principal variation."""
+    check_level(level)
+    _check_playable(game)
+    plan = PLANS[level]
+    noise = _noise(game, plan, game_stream(game, level))
+    return analyse(game, plan.depth, plan.nodes, noise, plan.full_eval, plan.quiescence, plan.table_bits)
+
+
+def choose_move(game: Game, level: str) -> Move:
+    """The move the computer at ``level`` plays in ``game``; the game is not changed.
+
+    Raises ``KingmeError`` for an unknown level or a finished game.
+    """
+    check_level(level)
+    _check_playable(game)
+    moves = game.legal_moves()
+    if level == "random":
+        return pick_by_steps(moves, game_stream(game, level))
+    if len(moves) == 1:
+        return moves[0]  # nothing to think about
+    return think(game, level).move
+
+
+def hint(game: Game) -> Move:
+    """A suggested move for the side to move, with its whole capture route, searched at the
+    strong level's budget without noise; the game is not changed."""
+    return choose_move(game, HINT_LEVEL)
+
+
+def warm_up() -> None:
+    """Compile the numba core, or load it from the cache, so no player waits for it: one tiny
+    search exercises every compiled function."""
+    analyse(Game(), depth=2, nodes=1_000, table_bits=4)

@@ -1,0 +1,65 @@
+"""Every root move's score, from the engine's search: the measure of a puzzle.
+
+The engine's search proves only its best move (alpha-beta cuts the others off), but a puzzle
+needs to know that exactly one move wins. So each legal move is played and the position after it
+searched to one ply less; the move's score is the negated score of that search. Scores are in
+hundredths of a man for the side to move (a man 100, a king 130), ``MATE`` and above a won game.
+There is no noise and no clock, so the same position always gets the same scores.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kingme.engine.analysis import analyse
+from kingme.engine.search import MATE
+from kingme.game import Game, Setup
+from kingme.rules import Board, Color, Move
+
+#: A move wins decisively when it scores at least this (a man and a half ahead, or a won game).
+DECISIVE = 150
+#: The generator wants every other move to stay near level (at most this), so the win is clear.
+QUIET = 60
+#: The verification depth, as deep as the master level reads (plies, captures read to the end).
+VERIFY_DEPTH = 12
+#: What a shallow reader sees; a puzzle's solution must not stand out at this depth.
+SHALLOW_DEPTH = 3
+#: A node budget per searched position, so one pathological position cannot stall a long run.
+NODE_BUDGET = 3_000_000
+
+
+@dataclass(frozen=True)
+class Scored:
+    move: Move
+    score: int
+
+
+def _after(board: Board, move: Move) -> Game:
+    return Game(Setup("american", board.fen(), "puzzle-analysis"), [move])
+
+
+def score_for(game: Game, side: Color, depth: int) -> int:
+    """The score of ``game``'s position for ``side``, searched ``depth`` plies.
+
+    Forced moves (the only legal one) are played first without using up depth, as the search
+    itself does; the search answers such a position at once with a score of 0, which would hide
+    a forced combination.
+    """
+    while game.result is None and len(moves := game.legal_moves()) == 1:
+        game.push(moves[0])
+    if game.result is not None:
+        return 0 if game.result.winner is None else (MATE if game.result.winner == side else -MATE)
+    score = analyse(game, max(depth, 1), NODE_BUDGET).score
+    return score if game.turn == side else -score
+
+
+def score_moves(board: Board, depth: int) -> list[Scored]:
+    """Each legal move of ``board``'s side to move with its score at ``depth``, best first."""
+    side = board.turn
+    scored = [Scored(move, score_for(_after(board, move), side, depth - 1)) for move in board.legal_moves()]
+    return sorted(scored, key=lambda s: (-s.score, s.move))
+
+
+def best_reply(board: Board, depth: int) -> Move:
+    """The engine's move for the side to move (the defender's best defence)."""
+    return analyse(Game(Setup("american", board.fen(), "puzzle-analysis")), depth, NODE_BUDGET).move

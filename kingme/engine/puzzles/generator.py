@@ -1,0 +1,180 @@
+"""Finding puzzles in engine games: positions where exactly one move wins and it is not obvious.
+
+Games are played by the engine itself at weak levels (they leave shots on the board), each from
+the standard position with the seed ``puzzles-N``, so a run is deterministic: the same budget
+finds the same puzzles in the same order. A position becomes a puzzle when, in order of cost:
+
+1. it has at least two legal moves and the solver is not ahead in material (at most a king's
+   extra worth), at most a man behind;
+2. a search at ``scan_depth`` finds a decisive score for the side to move;
+3. scoring every move at ``scan_depth``, exactly one is decisive and every other stays near level;
+4. a shallow search (``SHALLOW_DEPTH``) does not find it — not an obvious capture;
+5. at the verification depth, the move is the only decisive one, and so is every further solver
+   move of the line (the defender answering with the engine's best reply), until the solver is
+   a man up after the defender's best reply or the defender has no move left.
+
+At most one puzzle is taken from each game, so the collection does not repeat one shot.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+from kingme.engine.analysis import analyse
+from kingme.engine.levels import check_level
+from kingme.engine.player import choose_move
+from kingme.engine.puzzles.analysis import (
+    DECISIVE,
+    NODE_BUDGET,
+    QUIET,
+    SHALLOW_DEPTH,
+    VERIFY_DEPTH,
+    Scored,
+    best_reply,
+    score_moves,
+)
+from kingme.engine.puzzles.model import Puzzle
+from kingme.game import Game, Setup
+from kingme.rules import Board, Color, Move
+
+Progress = Callable[[int, int], None]
+
+_MAN, _KING = 100, 130
+_COLOUR = {"black": "Black", "white": "White"}
+
+
+@dataclass(frozen=True)
+class GeneratorBudget:
+    """How much work a run may do; all counted in games, plies and depth, never in time."""
+
+    games: int = 4000
+    first_game: int = 0
+    levels: tuple[str, str] = ("casual", "casual")
+    first_ply: int = 6
+    last_ply: int = 90
+    scan_depth: int = 8
+    line_depth: int = VERIFY_DEPTH
+    solver_moves: int = 4
+
+    def __post_init__(self) -> None:
+        for level in self.levels:
+            check_level(level)
+
+
+def material(board: Board, side: Color) -> int:
+    """``side``'s material minus the other side's, in hundredths of a man."""
+    own, opp = (board.black, board.white) if side == "black" else (board.white, board.black)
+    kings = (own & board.kings).bit_count() - (opp & board.kings).bit_count()
+    return _MAN * (own.bit_count() - opp.bit_count()) + (_KING - _MAN) * kings
+
+
+def puzzle_id(fen: str) -> str:
+    """A stable id from the position: the same position is the same puzzle in every run."""
+    return "g-" + hashlib.sha256(fen.encode()).hexdigest()[:10]
+
+
+def _clear_win(scored: list[Scored]) -> bool:
+    """Exactly one decisive move, every other near level."""
+    return scored[0].score >= DECISIVE and (len(scored) == 1 or scored[1].score <= QUIET)
+
+
+def _only_win(scored: list[Scored]) -> bool:
+    return scored[0].score >= DECISIVE and (len(scored) == 1 or scored[1].score < DECISIVE)
+
+
+def winning_line(board: Board, key: Move, depth: int, solver_moves: int) -> list[Move] | None:
+    """The line from ``board`` starting with ``key``, if every solver move is the only win."""
+    board = board.copy()
+    solver = board.turn
+    start = material(board, solver)
+    line: list[Move] = []
+    for number in range(solver_moves):
+        scored = score_moves(board, depth)
+        if not (_clear_win(scored) if number == 0 else _only_win(scored)) or (number == 0 and scored[0].move != key):
+            return None
+        board.push(scored[0].move)
+        line.append(scored[0].move)
+        if not board.legal_moves():
+            return line
+        reply = best_reply(board, depth)
+        board.push(reply)
+        if material(board, solver) - start >= _MAN:
+            return line
+        line.append(reply)
+    return None
+
+
+def _difficulty(board: Board, key: Move, line: list[Move]) -> str:
+    """Easy when a short search already sees the shot (in a short line), hard when only a deep one does."""
+    if _clear_win(scored := score_moves(board, 5)) and scored[0].move == key:
+        return "easy" if len(line) <= 3 else "medium"
+    if _clear_win(scored := score_moves(board, 8)) and scored[0].move == key:
+        return "medium"
+    return "hard"
+
+
+def _title(board: Board, line: list[Move]) -> str:
+    solver = board.turn
+    end = board.copy()
+    for move in line:
+        end.push(move)
+    colour = _COLOUR[solver]
+    if not end.legal_moves():
+        return f"{colour} to play and win the game"
+    gained = (material(end, solver) - material(board, solver)) // _MAN
+    return f"{colour} to play and win {'a man' if gained <= 1 else f'{gained} men'}"
+
+
+def find_puzzle(board: Board, budget: GeneratorBudget) -> Puzzle | None:
+    """The puzzle in ``board``'s position, if it is one (see the module's steps)."""
+    solver = board.turn
+    if len(board.legal_moves()) < 2 or not -_MAN <= material(board, solver) <= _KING - _MAN:
+        return None
+    game = Game(Setup("american", board.fen(), "puzzle-analysis"))
+    if analyse(game, budget.scan_depth, NODE_BUDGET).score < DECISIVE:
+        return None
+    scored = score_moves(board, budget.scan_depth)
+    if not _clear_win(scored):
+        return None
+    key = scored[0].move
+    shallow = score_moves(board, SHALLOW_DEPTH)
+    if shallow[0].move == key and shallow[0].score >= DECISIVE:
+        return None
+    line = winning_line(board, key, budget.line_depth, budget.solver_moves)
+    if line is None:
+        return None
+    fen = board.fen()
+    return Puzzle(puzzle_id(fen), fen, tuple(map(str, line)), _title(board, line), "", _difficulty(board, key, line))
+
+
+def game_positions(number: int, budget: GeneratorBudget) -> Iterator[Board]:
+    """The positions of engine game ``number`` (seed ``puzzles-N``) from ``first_ply`` on."""
+    game = Game(Setup(seed=f"puzzles-{number}"))
+    while not game.is_over and len(game.moves) < budget.last_ply:
+        if len(game.moves) >= budget.first_ply:
+            yield game.board.copy()
+        level = budget.levels[0] if game.turn == "black" else budget.levels[1]
+        game.push(choose_move(game, level))
+
+
+def generate(
+    count: int, budget: GeneratorBudget, known: Iterable[Puzzle] = (), progress: Progress | None = None
+) -> Iterator[Puzzle]:
+    """Up to ``count`` new puzzles from the games of ``budget``, each as soon as it is found,
+    skipping positions in ``known``."""
+    seen = {puzzle.fen for puzzle in known}
+    found = 0
+    for number in range(budget.first_game, budget.first_game + budget.games):
+        for board in game_positions(number, budget):
+            puzzle = find_puzzle(board, budget)
+            if puzzle is not None and puzzle.fen not in seen:
+                seen.add(puzzle.fen)
+                found += 1
+                yield puzzle
+                break
+        if progress:
+            progress(found, count)
+        if found >= count:
+            return

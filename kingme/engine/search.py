@@ -1,0 +1,280 @@
+"""The compiled search: negamax alpha-beta with iterative deepening.
+
+One ``int64`` work array ``W`` holds everything the search writes — move lists per ply, killer
+moves, the history table, the keys of earlier positions (for repetition), the root moves'
+noise, counters, the result and the transposition table — because numba pays reference
+counting for every array passed to every call, and the recursive ``_negamax`` is called once per
+node. The layout is the ``*_AT`` offsets below; ``new_work`` builds an array.
+
+What the search knows:
+
+- a depth limit and a node budget (never a clock, so the result is the same on every machine);
+  the caller deepens iteratively, calling ``negamax`` at ply 0 once per depth (a cached numba
+  function that calls a recursive one crashes when loaded from the cache, so the recursion is
+  entered from Python only);
+- a transposition table (always-replace, one slot per index) storing bound, depth, score and
+  best move; principal variation search with killer and history move ordering;
+- quiescence: at depth 0 a side with a capture goes on capturing (every capture in American
+  rules, where it is forced; captures or stand pat in casual), so forced sequences are read to
+  the end; a position with a single legal move does not use up depth;
+- draws: a position repeated on the path or in the game since the last capture or man move is
+  a draw, and so is reaching 80 plies without progress;
+- root noise: each root move's score gets a fixed offset (``W[NOISE_AT + move code]``, drawn by
+  the caller from the game's seeded stream); the weaker levels use it to make human-looking
+  mistakes. The offsets enter the alpha-beta windows exactly, so noisy scores are searched
+  correctly. At ply 0 the best move so far is left in ``W[BEST_AT : BEST_AT + 3]`` (from, to, captured).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from kingme.engine.bitops import lowest_index
+from kingme.engine.evaluation import evaluate
+from kingme.engine.movegen import (
+    MAX_PLY,
+    MOVE_SIZE,
+    MOVES_END,
+    capturers,
+    generate,
+    moves_base,
+    ordinary_count,
+    play,
+)
+from kingme.rules.bitboard import MASK32
+
+INFINITY = 1_000_000
+MATE = 30_000
+#: Mate scores are above this; they are stored in the table relative to the node.
+MATE_BOUND = MATE - 1_000
+NO_PROGRESS = 80
+#: Keys of game positions before the root that repetition may look back on.
+MAX_GAME_KEYS = NO_PROGRESS + 4
+
+EXACT, LOWER, UPPER = 0, 1, 2
+
+# Header fields.
+NODES_AT = MOVES_END
+BUDGET_AT = NODES_AT + 1
+ABORT_AT = NODES_AT + 2
+COMPULSORY_AT = NODES_AT + 3
+FULL_EVAL_AT = NODES_AT + 4
+QUIESCENCE_AT = NODES_AT + 5
+TT_MASK_AT = NODES_AT + 6
+GAME_KEYS_AT = NODES_AT + 7
+BEST_AT = NODES_AT + 8
+# Tables.
+KILLERS_AT = NODES_AT + 16
+HISTORY_AT = KILLERS_AT + 2 * MAX_PLY
+KEYS_AT = HISTORY_AT + 32 * 32
+NOISE_AT = KEYS_AT + MAX_GAME_KEYS + MAX_PLY + 1
+TT_AT = NOISE_AT + 32 * 32 + 1
+
+_MIX1 = 0xBF58476D1CE4E5B9 - (1 << 64)
+_MIX2 = 0x94D049BB133111EB - (1 << 64)
+_LOW35 = (1 << 35) - 1
+
+
+@njit(cache=True)
+def _mix(z: int) -> int:
+    z = z * _MIX1
+    z ^= (z >> 29) & _LOW35
+    z = z * _MIX2
+    z ^= (z >> 32) & MASK32
+    return z
+
+
+@njit(cache=True)
+def position_key(own: int, opp: int, kings: int, black: bool) -> int:
+    """A 64-bit hash of the placement and the side to move (the repetition identity)."""
+    black_pieces, white_pieces = (own, opp) if black else (opp, own)
+    return _mix(black_pieces | (white_pieces << 32)) ^ _mix(kings | (np.int64(2) if black else np.int64(1)) << 32)
+
+
+@njit(cache=True)
+def move_code(origin: int, target: int) -> int:
+    """1 + from-square * 32 + to-square (0 means "no move")."""
+    return 1 + lowest_index(origin) * 32 + lowest_index(target)
+
+
+@njit(cache=True)
+def _store(W: np.ndarray, key: int, depth: int, flag: int, score: int, code: int, ply: int) -> None:
+    if score > MATE_BOUND:
+        score += ply
+    elif score < -MATE_BOUND:
+        score -= ply
+    slot = TT_AT + 2 * (key & W[TT_MASK_AT])
+    W[slot] = key
+    W[slot + 1] = (score + 32768) | (min(depth, 255) << 16) | (flag << 24) | (code << 26)
+
+
+@njit(cache=True)
+def table_move(W: np.ndarray, key: int) -> int:
+    """The best-move code stored for ``key``, or 0."""
+    slot = TT_AT + 2 * (key & W[TT_MASK_AT])
+    if W[slot] != key:
+        return 0
+    return (W[slot + 1] >> 26) & 2047
+
+
+@njit(cache=True)
+def _order(W: np.ndarray, base: int, n: int, ply: int, tt_code: int) -> None:
+    killer1 = W[KILLERS_AT + 2 * ply]
+    killer2 = W[KILLERS_AT + 2 * ply + 1]
+    for i in range(n):
+        m = base + i * MOVE_SIZE
+        code = move_code(W[m], W[m + 1])
+        if code == tt_code:
+            score = 1 << 40
+        elif W[m + 2]:
+            score = (1 << 36) + W[m + 2]  # captures first; more (and higher) pieces first
+        elif code == killer1:
+            score = 1 << 35
+        elif code == killer2:
+            score = 1 << 34
+        else:
+            score = W[HISTORY_AT + code - 1]
+        W[m + 3] = score
+
+
+@njit(cache=True)
+def _pick(W: np.ndarray, base: int, k: int, n: int) -> None:
+    """Swap the best-ordered move among k..n-1 into place k."""
+    best = k
+    best_score = W[base + k * MOVE_SIZE + 3]
+    for i in range(k + 1, n):
+        score = W[base + i * MOVE_SIZE + 3]
+        if score > best_score:
+            best, best_score = i, score
+    if best != k:
+        a, b = base + k * MOVE_SIZE, base + best * MOVE_SIZE
+        for f in range(MOVE_SIZE):
+            W[a + f], W[b + f] = W[b + f], W[a + f]
+
+
+@njit(cache=True)
+def _repeated(W: np.ndarray, key: int, position: int, quiet: int) -> bool:
+    i = position - 2
+    while i >= 0 and i >= position - quiet:
+        if W[KEYS_AT + i] == key:
+            return True
+        i -= 2
+    return False
+
+
+@njit(cache=True)
+def negamax(
+    own: int, opp: int, kings: int, black: bool, depth: int, alpha: int, beta: int, ply: int, quiet: int, W: np.ndarray
+) -> int:
+    W[NODES_AT] += 1
+    if W[NODES_AT] >= W[BUDGET_AT]:
+        W[ABORT_AT] = 1
+        return 0
+    key = position_key(own, opp, kings, black)
+    position = W[GAME_KEYS_AT] + ply
+    W[KEYS_AT + position] = key
+    compulsory = W[COMPULSORY_AT] != 0
+    full = W[FULL_EVAL_AT] != 0
+    jumping = capturers(own, opp, kings, black)
+    if not jumping and ordinary_count(own, kings, MASK32 ^ (own | opp), black) == 0:
+        return -(MATE - ply)
+    if ply > 0 and (quiet >= NO_PROGRESS or _repeated(W, key, position, quiet)):
+        return 0
+    if ply >= MAX_PLY - 2:
+        return evaluate(own, opp, kings, black, full)
+    base = moves_base(ply)
+    best = -INFINITY
+    if depth <= 0:
+        if not jumping or W[QUIESCENCE_AT] == 0:
+            return evaluate(own, opp, kings, black, full)
+        depth = 0
+        if compulsory:
+            n = generate(own, opp, kings, black, True, W, base)
+        else:
+            best = evaluate(own, opp, kings, black, full)
+            if best >= beta:
+                return best
+            alpha = max(alpha, best)
+            n = generate(own, opp, kings, black, False, W, base)
+    else:
+        n = generate(own, opp, kings, black, compulsory, W, base)
+
+    slot = TT_AT + 2 * (key & W[TT_MASK_AT])
+    tt_code = 0
+    if W[slot] == key:
+        data = W[slot + 1]
+        tt_code = (data >> 26) & 2047
+        stored = (data & 65535) - 32768
+        if stored > MATE_BOUND:
+            stored -= ply
+        elif stored < -MATE_BOUND:
+            stored += ply
+        if ((data >> 16) & 255) >= depth:
+            flag = (data >> 24) & 3
+            if flag == EXACT or (flag == LOWER and stored >= beta) or (flag == UPPER and stored <= alpha):
+                return stored
+
+    _order(W, base, n, ply, tt_code)
+    original_alpha = alpha
+    best_code = 0
+    child_depth = depth - 1 if depth > 0 and n > 1 else depth
+    for k in range(n):
+        _pick(W, base, k, n)
+        m = base + k * MOVE_SIZE
+        origin, target, captured = W[m], W[m + 1], W[m + 2]
+        if depth == 0 and not captured:
+            continue  # casual quiescence: only captures
+        code = move_code(origin, target)
+        offset = W[NOISE_AT + code] if ply == 0 else 0
+        low, high = alpha - offset, beta - offset
+        new_own, new_opp, new_kings = play(own, opp, kings, black, origin, target, captured)
+        child_quiet = 0 if captured or not kings & origin else quiet + 1
+        if k == 0:
+            score = -negamax(new_own, new_opp, new_kings, not black, child_depth, -high, -low, ply + 1, child_quiet, W)
+        else:
+            score = -negamax(
+                new_own, new_opp, new_kings, not black, child_depth, -low - 1, -low, ply + 1, child_quiet, W
+            )
+            if low < score < high:
+                score = -negamax(
+                    new_own, new_opp, new_kings, not black, child_depth, -high, -low, ply + 1, child_quiet, W
+                )
+        if W[ABORT_AT]:
+            return 0
+        score += offset
+        if score > best:
+            best = score
+            best_code = code
+            if ply == 0:
+                W[BEST_AT] = origin
+                W[BEST_AT + 1] = target
+                W[BEST_AT + 2] = captured
+            if score > alpha:
+                alpha = score
+                if alpha >= beta:
+                    if not captured:
+                        _remember_cutoff(W, best_code, ply, depth)
+                    break
+    flag = UPPER if best <= original_alpha else (LOWER if best >= beta else EXACT)
+    _store(W, key, depth, flag, best, best_code, ply)
+    return best
+
+
+@njit(cache=True)
+def _remember_cutoff(W: np.ndarray, code: int, ply: int, depth: int) -> None:
+    killer = KILLERS_AT + 2 * ply
+    if W[killer] != code:
+        W[killer + 1] = W[killer]
+        W[killer] = code
+    W[HISTORY_AT + code - 1] += depth * depth
+    if W[HISTORY_AT + code - 1] > (1 << 30):
+        for i in range(32 * 32):
+            W[HISTORY_AT + i] //= 2
+
+
+def new_work(table_bits: int) -> np.ndarray:
+    """A zeroed work array with a transposition table of ``2 ** table_bits`` entries."""
+    work = np.zeros(TT_AT + 2 * (1 << table_bits), dtype=np.int64)
+    work[TT_MASK_AT] = (1 << table_bits) - 1
+    return work

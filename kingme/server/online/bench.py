@@ -1,0 +1,212 @@
+"""``kingme bench online``: many concurrent games over WebSockets on loopback, timed.
+
+Each game is a room with two connected players. The side to move waits its thinking time,
+sends a random legal move and measures the round trip until the server's acknowledgement
+(stored and broadcast by then); the opponent waits for the event, and so on. A finished game
+is followed by Play again. Bounded: at most ``MAX_GAMES`` games for at most ``MAX_SECONDS``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from kingme.server.online.client import RoomClient, http_json
+
+MAX_GAMES = 5000
+MAX_SECONDS = 600
+LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
+
+
+@dataclass
+class Figures:
+    """What a run measured."""
+
+    games: int
+    seconds: float = 0.0
+    round_trips: list[float] = field(default_factory=list)
+    errors: int = 0
+    finished_games: int = 0
+    #: CPU seconds the server process used while the games were played (when the bench started it).
+    server_cpu: float | None = None
+    #: CPU seconds this (client) process used meanwhile.
+    client_cpu: float = 0.0
+
+    def report(self) -> str:
+        moves = len(self.round_trips)
+        if not moves:
+            return f"online: {self.games} games: no move completed ({self.errors} errors)"
+        ordered = sorted(self.round_trips)
+        p50 = statistics.median(ordered) * 1000
+        p99 = ordered[min(moves - 1, int(moves * 0.99))] * 1000
+        return (
+            f"online: {self.games} games ({2 * self.games} connections) for {self.seconds:.1f} s\n"
+            f"moves: {moves} ({moves / self.seconds:.0f} moves/s), games finished: {self.finished_games}, "
+            f"errors: {self.errors}\n"
+            f"move round-trip: p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {ordered[-1] * 1000:.1f} ms"
+            + (f"\nserver CPU: {self.server_cpu / moves * 1000:.2f} ms per move "
+               f"(about {moves / self.server_cpu:.0f} moves/s per free core)" if self.server_cpu else "")
+            + f"\nbench client CPU: {self.client_cpu / moves * 1000:.2f} ms per move"
+        )
+
+
+def check_loopback(url: str) -> None:
+    host = urlsplit(url).hostname or ""
+    if host not in LOOPBACK:
+        raise ValueError(f"the online benchmark runs on loopback only; {host!r} is not a loopback host")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class LocalServer:
+    """The online routes served by uvicorn in a child process, on SQLite in a temporary directory."""
+
+    def __init__(self) -> None:
+        self.port = _free_port()
+        self._directory = tempfile.TemporaryDirectory(prefix="kingme-bench-")
+        env = dict(os.environ, KINGME_DATA_DIR=self._directory.name, KINGME_ROOMS_PER_HOUR="1000000")
+        env.pop("KINGME_DATABASE_URL", None)
+        env.pop("KINGME_REDIS_URL", None)
+        command = [sys.executable, "-m", "uvicorn", "--factory", "kingme.server.online.asgi:create_app",
+                   "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning",
+                   "--backlog", "4096"]
+        self._process = subprocess.Popen(command, env=env)
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def wait_ready(self) -> None:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self._process.poll() is not None:
+                raise OSError("the benchmark server exited at start-up")
+            try:
+                urllib.request.urlopen(f"{self.url}/api/rooms/{'x' * 22}", timeout=1)
+            except urllib.error.HTTPError:
+                return
+            except OSError:
+                time.sleep(0.1)
+        raise OSError("the benchmark server did not start within 30 s")
+
+    def cpu_seconds(self) -> float | None:
+        """User + system CPU time of the server so far (Linux ``/proc``; None elsewhere)."""
+        try:
+            stat = Path(f"/proc/{self._process.pid}/stat").read_text()
+        except OSError:
+            return None
+        fields = stat.rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def stop(self) -> None:
+        self._process.terminate()
+        try:
+            self._process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+        self._directory.cleanup()
+
+
+async def _seat(http: str, ws: str, limit: asyncio.Semaphore) -> tuple[RoomClient, RoomClient]:
+    async with limit:
+        status, created = await asyncio.to_thread(http_json, "POST", f"{http}/api/rooms", {"side": "black"})
+        if status != 201:
+            raise OSError(f"creating a room failed: {created.get('error', status)}")
+        status, joined = await asyncio.to_thread(http_json, "POST", f"{http}/api/rooms/{created['room']}/join")
+        if status != 201:
+            raise OSError(f"joining a room failed: {joined.get('error', status)}")
+        black = await RoomClient.open(ws, created["room"], created["token"], max_size=2**22)
+        white = await RoomClient.open(ws, created["room"], joined["token"], max_size=2**22)
+        return black, white
+
+
+async def _game(players: tuple[RoomClient, RoomClient], figures: Figures, deadline: float, think: float,
+                chooser: random.Random) -> None:
+    by_color = {client.color: client for client in players}
+    ply = 0
+    while time.monotonic() < deadline:
+        state = players[0].state
+        if state["game"]["result"] is not None:
+            for client in players:
+                await client.send({"type": "play_again"})
+            for client in players:
+                while client.state["game"]["result"] is not None:
+                    await client.receive("event")
+            figures.finished_games += 1
+            by_color = {client.color: client for client in players}
+            continue
+        mover = by_color[state["game"]["turn"]]
+        other = by_color["white" if mover.color == "black" else "black"]
+        await asyncio.sleep(think * (0.5 + chooser.random()))
+        move = chooser.choice(mover.state["game"]["moves"])["notation"]
+        ply += 1
+        started = time.perf_counter()
+        await mover.send({"type": "move", "id": f"p{ply}", "move": move})
+        answer = await mover.receive("ack", "error", timeout=60)
+        if answer["type"] == "error":
+            figures.errors += 1
+            await mover.send({"type": "sync"})
+            await mover.receive("welcome")
+            continue
+        figures.round_trips.append(time.perf_counter() - started)
+        while other.last_event < answer["n"]:
+            await other.receive("event", timeout=60)
+
+
+async def run_bench(url: str, games: int, seconds: float, think: float, server: LocalServer | None = None,
+                    seed: int = 1) -> Figures:
+    """Seat ``games`` games on the server at ``url``, then play them for ``seconds``."""
+    check_loopback(url)
+    ws = "ws" + url.removeprefix("http")
+    limit = asyncio.Semaphore(16)
+    tables = await asyncio.gather(*(_seat(url, ws, limit) for _ in range(games)))
+    figures = Figures(games)
+    cpu_before = server.cpu_seconds() if server else None
+    client_before = time.process_time()
+    started = time.monotonic()
+    deadline = started + seconds
+    results = await asyncio.gather(
+        *(_game(table, figures, deadline, think, random.Random(seed * 100_003 + number))
+          for number, table in enumerate(tables)),
+        return_exceptions=True,
+    )
+    figures.seconds = time.monotonic() - started
+    figures.client_cpu = time.process_time() - client_before
+    cpu_after = server.cpu_seconds() if server else None
+    if cpu_before is not None and cpu_after is not None:
+        figures.server_cpu = cpu_after - cpu_before
+    figures.errors += sum(isinstance(result, BaseException) for result in results)
+    await asyncio.gather(*(client.close() for table in tables for client in table), return_exceptions=True)
+    return figures
+
+
+def bench_online(games: int, seconds: float, think: float, url: str | None = None) -> Figures:
+    """Run the benchmark against ``url``, or against a server of its own started for the run."""
+    if not 1 <= games <= MAX_GAMES:
+        raise ValueError(f"--games must be from 1 to {MAX_GAMES}")
+    if not 0 < seconds <= MAX_SECONDS:
+        raise ValueError(f"--seconds must be more than 0 and at most {MAX_SECONDS}")
+    if not 0 <= think <= 60:
+        raise ValueError("--think must be from 0 to 60 seconds")
+    if url is not None:
+        check_loopback(url)
+        return asyncio.run(run_bench(url.rstrip("/"), games, seconds, think))
+    server = LocalServer()
+    try:
+        server.wait_ready()
+        return asyncio.run(run_bench(server.url, games, seconds, think, server))
+    finally:
+        server.stop()

@@ -1,0 +1,38 @@
+"""Limits and options of online play, read from the environment next to ``Settings``."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class OnlineConfig:
+    """``KINGME_ROOMS_PER_HOUR``, ``KINGME_MESSAGES_PER_SECOND`` and ``KINGME_ALLOWED_ORIGINS``
+    (comma-separated origins such as ``https://checkers.example``) may be set."""
+
+    #: Rooms one client address may create in any hour.
+    rooms_per_hour: int = 30
+    #: Messages a connection may send per second on average, and in a burst.
+    messages_per_second: float = 10.0
+    message_burst: int = 20
+    #: Origins allowed to open WebSockets besides the server's own.
+    allowed_origins: tuple[str, ...] = ()
+    #: A client further behind than this many events gets the state without the missed events.
+    max_missed: int = 100
+    #: Seconds a new connection has to say hello.
+    hello_timeout: float = 10.0
+    #: Messages queued for a slow client before it is disconnected (it reconnects and catches up).
+    send_queue: int = 256
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None) -> OnlineConfig:
+        env = os.environ if environ is None else environ
+        per_hour = env.get("KINGME_ROOMS_PER_HOUR", str(cls.rooms_per_hour))
+        if not per_hour.isdigit() or not 1 <= int(per_hour) <= 10**7:
+            raise ValueError(f"KINGME_ROOMS_PER_HOUR must be a whole number from 1 to 10000000, not {per_hour!r}")
+        rate = env.get("KINGME_MESSAGES_PER_SECOND", "10")
+        if not rate.isdigit() or not 1 <= int(rate) <= 10_000:
+            raise ValueError(f"KINGME_MESSAGES_PER_SECOND must be a whole number from 1 to 10000, not {rate!r}")
+        origins = tuple(item.strip() for item in env.get("KINGME_ALLOWED_ORIGINS", "").split(",") if item.strip())
+        return cls(rooms_per_hour=int(per_hour), messages_per_second=float(rate), allowed_origins=origins)

@@ -1,0 +1,177 @@
+"""HTTP routes for creating and joining rooms, and the WebSocket each room's clients talk on.
+
+HTTP (JSON in, JSON out; errors are ``{"error": message, "code": code}``):
+
+- ``POST /api/rooms`` ``{"variant": "american"|"casual", "side": "black"|"white"|"random"}`` →
+  201 ``{"room", "token", "player": 1, "color", "invite_path"}``
+- ``GET /api/rooms/{room}`` → ``{"room", "variant", "seated", "open", "expires_at"}``; 404 unknown, 410 expired
+- ``POST /api/rooms/{room}/join`` → 201 ``{"room", "token", "player": 2, "color"}``; 409 when both seats are taken
+
+WebSocket ``/ws/rooms/{room}``: see ``protocol.py`` and docs/architecture.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import BaseRoute, Route, WebSocketRoute
+from starlette.websockets import WebSocket
+
+from kingme.server.online.limits import origin_allowed
+from kingme.server.online.protocol import MAX_MESSAGE_BYTES, ProtocolError, parse
+from kingme.server.online.service import Client, OnlineService
+
+#: HTTP status of each refusal.
+STATUS = {"unknown_room": 404, "expired": 410, "room_full": 409, "conflict": 409, "rate_limited": 429,
+          "too_large": 413}
+#: WebSocket close codes after a refused hello.
+CLOSE = {"unknown_room": 4404, "expired": 4410, "bad_token": 4401}
+
+
+def _refusal(error: ProtocolError) -> JSONResponse:
+    return JSONResponse({"error": error.message, "code": error.code}, status_code=STATUS.get(error.code, 400))
+
+
+async def _json_object(request: Request) -> dict[str, Any]:
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_MESSAGE_BYTES:
+            raise ProtocolError("too_large", f"the request body must be at most {MAX_MESSAGE_BYTES} bytes")
+    try:
+        data = json.loads(body or b"{}")
+    except ValueError:
+        raise ProtocolError("bad_json", "the request body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_message", "the request body must be a JSON object")
+    return data
+
+
+def routes(service_of: Any) -> list[BaseRoute]:
+    """The online routes; ``service_of()`` returns the running ``OnlineService``."""
+
+    async def create(request: Request) -> JSONResponse:
+        try:
+            data = await _json_object(request)
+            unknown = set(data) - {"variant", "side"}
+            if unknown:
+                raise ProtocolError("bad_message", f"unknown field(s): {', '.join(sorted(map(str, unknown)))[:200]}")
+            address = request.client.host if request.client else "unknown"
+            seat = await service_of().create_room(data.get("variant", "american"), data.get("side", "random"), address)
+        except ProtocolError as error:
+            return _refusal(error)
+        body = {
+            "room": seat.room,
+            "token": seat.token,
+            "player": seat.player,
+            "color": seat.color,
+            "invite_path": f"/?room={seat.room}",
+        }
+        return JSONResponse(body, status_code=201)
+
+    async def describe(request: Request) -> JSONResponse:
+        try:
+            return JSONResponse(await service_of().describe(request.path_params["room"]))
+        except ProtocolError as error:
+            return _refusal(error)
+
+    async def join(request: Request) -> JSONResponse:
+        try:
+            seat = await service_of().join(request.path_params["room"])
+        except ProtocolError as error:
+            return _refusal(error)
+        return JSONResponse(
+            {"room": seat.room, "token": seat.token, "player": seat.player, "color": seat.color}, status_code=201
+        )
+
+    async def socket(websocket: WebSocket) -> None:
+        await serve_socket(service_of(), websocket)
+
+    return [
+        Route("/api/rooms", create, methods=["POST"]),
+        Route("/api/rooms/{room}", describe, methods=["GET"]),
+        Route("/api/rooms/{room}/join", join, methods=["POST"]),
+        WebSocketRoute("/ws/rooms/{room}", socket),
+    ]
+
+
+async def _receive(websocket: WebSocket) -> str | bytes | None:
+    """The next text or binary frame, or None once the client has gone."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        return None
+    text = message.get("text")
+    return text if text is not None else message.get("bytes") or b""
+
+
+async def serve_socket(service: OnlineService, websocket: WebSocket) -> None:
+    """One connection: Origin check, hello, then requests until the client leaves."""
+    config = service.config
+    if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"), config.allowed_origins):
+        await websocket.close(code=4403)
+        return
+    await websocket.accept()
+    client = Client(websocket.send_text, lambda code: websocket.close(code=code), config)
+    writer = asyncio.create_task(client.write())
+    try:
+        if await _greet(service, client, websocket):
+            await _serve(service, client, websocket)
+    finally:
+        await service.disconnect(client)
+        client.close(1000)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(writer, timeout=5)
+
+
+async def _greet(service: OnlineService, client: Client, websocket: WebSocket) -> bool:
+    """Wait for a valid hello and welcome the client; False if the connection ends instead."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + service.config.hello_timeout
+    while True:
+        try:
+            frame = await asyncio.wait_for(_receive(websocket), timeout=max(0.0, deadline - loop.time()))
+        except TimeoutError:
+            client.send(ProtocolError("hello_timeout", 'say hello first: {"type": "hello"}').to_wire())
+            client.close(4408)
+            return False
+        if frame is None:
+            return False
+        try:
+            if not client.bucket.allow():
+                raise ProtocolError("rate_limited", "too many messages; slow down")
+            message = parse(frame)
+            if message.type != "hello":
+                raise ProtocolError("hello_first", "the first message must be hello")
+            await service.connect(client, websocket.path_params["room"], message)
+            return True
+        except ProtocolError as error:
+            client.send(error.to_wire())
+            if error.code in CLOSE:
+                client.close(CLOSE[error.code])
+                return False
+
+
+async def _serve(service: OnlineService, client: Client, websocket: WebSocket) -> None:
+    while not client.closed:
+        frame = await _receive(websocket)
+        if frame is None:
+            return
+        try:
+            if not client.bucket.allow():
+                raise ProtocolError("rate_limited", "too many messages; slow down")
+            message = parse(frame)
+            if message.type == "ping":
+                client.send('{"type": "pong"}')
+            elif message.type == "hello":
+                raise ProtocolError("already_greeted", "this connection has already said hello")
+            elif message.type == "sync":
+                await service.resync(client, message.get("last_event"))
+            else:
+                await service.act(client, message)
+        except ProtocolError as error:
+            client.send(error.to_wire())

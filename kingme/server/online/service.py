@@ -1,0 +1,442 @@
+"""The online service: rooms in memory while someone is connected, every change stored first.
+
+A request for a room runs under that room's lock in this process: load the room (from the
+cache or the database), let ``Room.decide`` check it, apply the event, store it with a version
+check, then publish it. Publishing reaches this process's clients at once and, with Redis,
+the other processes, which apply the event to their copy and pass it on. If the version check
+fails, another process changed the room first: the request is refused with ``conflict``, the
+copy here is dropped and the client gets the current state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import json
+import logging
+import re
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from kingme.rules import VARIANTS
+from kingme.server.online.config import OnlineConfig
+from kingme.server.online.limits import RoomCreationLimiter, TokenBucket
+from kingme.server.online.protocol import Message, ProtocolError
+from kingme.server.online.room import ROOM_LIFETIME_SECONDS, Room
+from kingme.server.pubsub import PubSub
+from kingme.server.storage import RoomStore, StoredEvent, StoredRoom
+
+log = logging.getLogger("kingme.online")
+
+#: Room ids are ``secrets.token_urlsafe(16)``: 128 random bits in 22 characters.
+ROOM_ID = re.compile(r"[A-Za-z0-9_-]{22}")
+#: Seat tokens carry 192 random bits.
+TOKEN_BYTES = 24
+#: Presence is re-announced this often, and forgotten when not heard for PRESENCE_TTL seconds.
+PRESENCE_REFRESH = 15.0
+PRESENCE_TTL = 40.0
+
+UNKNOWN_ROOM = "There is no room at this link. Check the link, or create a new room."
+EXPIRED_ROOM = "This room has expired: rooms close after 30 days without a move. Create a new room to play again."
+
+
+class RoomGone(ProtocolError):
+    """The room does not exist (``unknown_room``) or has expired (``expired``)."""
+
+
+class Conflict(Exception):
+    """Another process stored a change to the room first."""
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def channel(room_id: str) -> str:
+    return f"kingme:room:{room_id}"
+
+
+@dataclass(frozen=True)
+class Seat:
+    """What the HTTP routes hand a player: the room, their secret token, player number and colour."""
+
+    room: str
+    token: str
+    player: int
+    color: str
+
+
+class Client:
+    """One WebSocket connection: who it is, and a queue its writer task empties in order."""
+
+    def __init__(
+        self, send: Callable[[str], Awaitable[None]], close: Callable[[int], Awaitable[None]], config: OnlineConfig
+    ) -> None:
+        self._send = send
+        self._close = close
+        self._queue: asyncio.Queue[str | int] = asyncio.Queue()
+        self._limit = config.send_queue
+        self.bucket = TokenBucket(config.messages_per_second, config.message_burst)
+        self.room_id: str | None = None
+        self.player: int | None = None
+        #: Whether the client has its welcome; events before it are in the welcome's state.
+        self.greeted = False
+        self.closed = False
+
+    def send(self, text: str) -> None:
+        if self.closed:
+            return
+        if self._queue.qsize() >= self._limit:
+            self.close(1013)  # too slow: it reconnects and catches up from its last event
+            return
+        self._queue.put_nowait(text)
+
+    def close(self, code: int) -> None:
+        if not self.closed:
+            self.closed = True
+            self._queue.put_nowait(code)
+
+    async def write(self) -> None:
+        """Send queued messages until a close code comes out of the queue."""
+        with contextlib.suppress(Exception):  # the peer may be gone already
+            while True:
+                item = await self._queue.get()
+                if isinstance(item, int):
+                    await self._close(item)
+                    return
+                await self._send(item)
+
+
+class OnlineService:
+    """Rooms, their connections, and the flow request → decide → store → publish."""
+
+    def __init__(
+        self, store: RoomStore, pubsub: PubSub, config: OnlineConfig, clock: Callable[[], float] = time.time
+    ) -> None:
+        self.store = store
+        self.pubsub = pubsub
+        self.config = config
+        self.clock = clock
+        self.origin = secrets.token_hex(8)
+        self.rooms: dict[str, Room] = {}
+        self.clients: dict[str, set[Client]] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._presence: dict[str, dict[str, tuple[float, dict[str, int]]]] = {}
+        self._creation = RoomCreationLimiter(config.rooms_per_hour)
+        self._tasks: set[asyncio.Task[Any]] = set()
+        pubsub.set_handlers(self._on_message, self._on_reconnect)
+
+    # -- rooms -----------------------------------------------------------------------------
+
+    def _now(self) -> int:
+        return int(self.clock())
+
+    def _lock(self, room_id: str) -> asyncio.Lock:
+        return self._locks.setdefault(room_id, asyncio.Lock())
+
+    def _forget_lock(self, room_id: str) -> None:
+        """Drop an idle room's lock, so locks do not pile up for rooms nobody is connected to."""
+        lock = self._locks.get(room_id)
+        if lock is not None and not lock.locked() and not self.clients.get(room_id):
+            del self._locks[room_id]
+
+    async def _load(self, room_id: str, *, fresh: bool = False) -> Room:
+        """The room, cached while it has clients here; ``RoomGone`` when unknown or expired."""
+        if not ROOM_ID.fullmatch(room_id):
+            raise RoomGone("unknown_room", UNKNOWN_ROOM)
+        room = None if fresh else self.rooms.get(room_id)
+        if room is None:
+            stored = await self.store.load(room_id)
+            if stored is None:
+                raise RoomGone("unknown_room", UNKNOWN_ROOM)
+            room = Room.restore(stored)
+            if self.clients.get(room_id):
+                self.rooms[room_id] = room
+        if room.expired(self.clock()):
+            raise RoomGone("expired", EXPIRED_ROOM)
+        return room
+
+    async def create_room(self, variant: object, side: object, address: str) -> Seat:
+        if not isinstance(variant, str) or variant not in VARIANTS:
+            raise ProtocolError("bad_message", f"variant must be one of: {', '.join(VARIANTS)}")
+        if not isinstance(side, str) or side not in ("black", "white", "random"):
+            raise ProtocolError("bad_message", "side must be black, white or random")
+        if not self._creation.allow(address):
+            raise ProtocolError("rate_limited", f"at most {self.config.rooms_per_hour} rooms per hour from one address")
+        color = secrets.choice(("black", "white")) if side == "random" else str(side)
+        room_id, token, now = secrets.token_urlsafe(16), secrets.token_urlsafe(TOKEN_BYTES), self._now()
+        room = Room.new(room_id, str(variant), color, now)
+        created = StoredEvent(1, "created", {"variant": variant, "sides": dict(room.sides)})
+        room.apply(created, now)
+        stored = StoredRoom(room_id, str(variant), now, now, room.version, hash_token(token), None, room.snapshot())
+        await self.store.create(stored, created)
+        return Seat(room_id, token, 1, color)
+
+    async def describe(self, room_id: str) -> dict[str, Any]:
+        """What a visitor of the link needs before connecting: rules and which seats are free."""
+        room = await self._load(room_id)
+        return {
+            "room": room.id,
+            "variant": room.variant,
+            "seated": {color: player in room.seated for color, player in room.sides.items()},
+            "open": 2 not in room.seated,
+            "expires_at": room.last_move_at + ROOM_LIFETIME_SECONDS,
+        }
+
+    async def join(self, room_id: str) -> Seat:
+        """Take the empty seat (``room_full`` once both are taken)."""
+        try:
+            async with self._lock(room_id):
+                room = await self._load(room_id)
+                kind, data = room.decide_join()
+                token = secrets.token_urlsafe(TOKEN_BYTES)
+                await self._commit(room, kind, data, player2_token=hash_token(token))
+                room.tokens[2] = hash_token(token)
+                return Seat(room_id, token, 2, room.color_of(2))
+        except Conflict:
+            raise ProtocolError("conflict", "the room changed meanwhile; try again") from None
+        finally:
+            self._forget_lock(room_id)
+
+    async def _commit(
+        self, room: Room, kind: str, data: dict[str, Any], move_id: str | None = None, player2_token: str | None = None
+    ) -> None:
+        """Apply, store (version-checked) and publish one event; ``Conflict`` if another writer won."""
+        event = StoredEvent(room.version + 1, kind, data, move_id)
+        previous, now = room.version, self._now()
+        try:
+            room.apply(event, now)
+            state = room.public_state()
+            snapshot = room.snapshot(record=state["game"]["record"])
+            stored = await self.store.append(
+                room.id, previous, [event], snapshot, now, moved=kind == "move", player2_token=player2_token
+            )
+        except BaseException:
+            self._evict(room.id)
+            raise
+        if not stored:
+            self._evict(room.id)
+            raise Conflict
+        wire = json.dumps({"type": "event", "n": event.number, "kind": kind, "data": data, "state": state})
+        header = {
+            "t": "event",
+            "room": room.id,
+            "at": now,
+            "event": {"n": event.number, "kind": kind, "data": data, "move_id": move_id},
+        }
+        # The header, a newline, then the clients' text as it is (JSON never holds a raw newline).
+        await self.pubsub.publish(channel(room.id), f"{json.dumps(header)}\n{wire}")
+
+    def _evict(self, room_id: str) -> None:
+        self.rooms.pop(room_id, None)
+
+    # -- connections -----------------------------------------------------------------------
+
+    async def connect(self, client: Client, room_id: str, hello: Message) -> None:
+        """Seat or seat-less (spectator) connection to a room, answered with ``welcome``."""
+        room = await self._load(room_id)  # refuse unknown and expired rooms before anything else
+        token = hello.get("token")
+        player = self._player_for(room, token)
+        if token is not None and player is None:
+            room = await self._load(room_id, fresh=True)  # a seat taken through another process
+            player = self._player_for(room, token)
+            if player is None:
+                raise ProtocolError("bad_token", "this seat token is not valid for this room")
+        client.room_id, client.player = room_id, player
+        first_here = not self.clients.get(room_id)
+        self.clients.setdefault(room_id, set()).add(client)
+        try:
+            if first_here:
+                await self.pubsub.subscribe(channel(room_id))
+            async with self._lock(room_id):
+                await self._welcome(client, room_id, hello.get("last_event"))
+        except BaseException:
+            await self.disconnect(client)
+            raise
+        if first_here:
+            await self._ask_who(room_id)
+        await self._publish_presence(room_id)
+
+    def _player_for(self, room: Room, token: object) -> int | None:
+        if not isinstance(token, str):
+            return None
+        digest = hash_token(token)
+        for player, stored in room.tokens.items():
+            if hmac.compare_digest(stored, digest):
+                return player
+        return None
+
+    async def _welcome(self, client: Client, room_id: str, last_event: int | None) -> None:
+        room = await self._load(room_id)
+        missed: list[dict[str, Any]] | None = None
+        if last_event is not None and last_event <= room.version:
+            events = await self.store.events_since(room_id, last_event, self.config.max_missed + 1)
+            if len(events) <= self.config.max_missed:
+                missed = [{"n": e.number, "kind": e.kind, "data": e.data} for e in events]
+            room = await self._load(room_id)  # events may have arrived meanwhile; the state shows them
+        # From here to ``greeted`` nothing awaits: every later event reaches this client, every
+        # earlier one is in the state sent now.
+        client.send(
+            json.dumps(
+                {
+                    "type": "welcome",
+                    "you": {"player": client.player, "role": "spectator" if client.player is None else "player"},
+                    "version": room.version,
+                    "missed": missed,
+                    "behind": last_event is not None and missed is None,
+                    "state": room.public_state(),
+                }
+            )
+        )
+        client.greeted = True
+
+    async def resync(self, client: Client, last_event: int | None) -> None:
+        """A client that saw a gap in event numbers asks again: the same answer as a reconnect."""
+        assert client.room_id is not None
+        async with self._lock(client.room_id):
+            await self._welcome(client, client.room_id, last_event)
+
+    async def disconnect(self, client: Client) -> None:
+        room_id = client.room_id
+        clients = self.clients.get(room_id or "")
+        if room_id is None or clients is None or client not in clients:
+            return
+        clients.discard(client)
+        if not clients:
+            del self.clients[room_id]
+            self._evict(room_id)
+            self._presence.pop(room_id, None)
+            self._forget_lock(room_id)
+            with contextlib.suppress(Exception):
+                await self.pubsub.unsubscribe(channel(room_id))
+        with contextlib.suppress(Exception):
+            await self._publish_presence(room_id)
+
+    # -- requests --------------------------------------------------------------------------
+
+    async def act(self, client: Client, message: Message) -> None:
+        """Carry out a player's request, or answer the client alone with an error."""
+        room_id = client.room_id
+        assert room_id is not None
+        move_id = message.get("id") if message.type == "move" else None
+        async with self._lock(room_id):
+            room = await self._load(room_id)
+            if move_id is not None and move_id in room.move_ids:
+                client.send(json.dumps({"type": "ack", "id": move_id, "n": room.move_ids[move_id], "duplicate": True}))
+                return
+            kind, data = room.decide(client.player, message)
+            try:
+                await self._commit(room, kind, data, move_id)
+            except Conflict:
+                refusal = ProtocolError("conflict", "another move was stored first; here is the game now", move_id)
+            except Exception:
+                log.exception("storing an event of room %s failed", room_id)
+                refusal = ProtocolError("not_stored", "the server could not store this; nothing changed", move_id)
+            else:
+                if move_id is not None:
+                    client.send(json.dumps({"type": "ack", "id": move_id, "n": room.version}))
+                return
+            client.send(refusal.to_wire())
+            with contextlib.suppress(Exception):  # the database may be unreachable: the error said enough
+                await self._welcome(client, room_id, None)
+
+    # -- presence and pub/sub ----------------------------------------------------------------
+
+    def _local_counts(self, room_id: str) -> dict[str, int]:
+        counts = {"1": 0, "2": 0, "spectators": 0}
+        for client in self.clients.get(room_id, ()):
+            counts["spectators" if client.player is None else str(client.player)] += 1
+        return counts
+
+    async def _ask_who(self, room_id: str) -> None:
+        """Ask the other processes to announce who they have connected to this room."""
+        await self.pubsub.publish(channel(room_id), json.dumps({"t": "who", "room": room_id, "origin": self.origin}))
+
+    async def _publish_presence(self, room_id: str) -> None:
+        message = {
+            "t": "presence",
+            "room": room_id,
+            "origin": self.origin,
+            "at": self.clock(),
+            "counts": self._local_counts(room_id),
+        }
+        await self.pubsub.publish(channel(room_id), json.dumps(message))
+
+    def presence(self, room_id: str) -> dict[str, Any]:
+        """Who is connected to a room, over every process heard from recently."""
+        now = self.clock()
+        total = {"1": 0, "2": 0, "spectators": 0}
+        for at, counts in self._presence.get(room_id, {}).values():
+            if now - at <= PRESENCE_TTL:
+                for key in total:
+                    total[key] += counts.get(key, 0)
+        body: dict[str, Any] = {
+            "type": "presence",
+            "players": {"1": total["1"] > 0, "2": total["2"] > 0},
+            "spectators": total["spectators"],
+        }
+        room = self.rooms.get(room_id)
+        if room is not None:
+            for color, player in room.sides.items():
+                body[color] = total[str(player)] > 0
+        return body
+
+    def _on_message(self, _channel: str, text: str) -> None:
+        header, _, wire = text.partition("\n")
+        message = json.loads(header)
+        message["wire"] = wire
+        room_id = message["room"]
+        kind = message["t"]
+        if kind == "event":
+            self._on_event(room_id, message)
+        elif kind == "presence":
+            self._presence.setdefault(room_id, {})[message["origin"]] = (message["at"], message["counts"])
+            if room_id in self.clients:
+                self._forward(room_id, json.dumps(self.presence(room_id)))
+        elif kind == "who" and message["origin"] != self.origin and self.clients.get(room_id):
+            self._spawn(self._publish_presence(room_id))
+
+    def _on_event(self, room_id: str, message: dict[str, Any]) -> None:
+        event = message["event"]
+        room = self.rooms.get(room_id)
+        if room is not None and room.version < event["n"]:
+            try:
+                room.apply(StoredEvent(event["n"], event["kind"], event["data"], event["move_id"]), message["at"])
+            except Exception:  # a gap or a surprise: reload from the database when next needed
+                self._evict(room_id)
+        self._forward(room_id, message["wire"])
+
+    def _forward(self, room_id: str, wire: str) -> None:
+        for client in self.clients.get(room_id, ()):
+            if client.greeted:
+                client.send(wire)
+
+    async def _on_reconnect(self) -> None:
+        """Pub/sub was down: messages may be lost, so every client here gets the stored state."""
+        self._presence.clear()
+        for room_id, clients in list(self.clients.items()):
+            self._evict(room_id)
+            with contextlib.suppress(Exception):
+                async with self._lock(room_id):
+                    for client in list(clients):
+                        await self._welcome(client, room_id, None)
+                await self._ask_who(room_id)
+                await self._publish_presence(room_id)
+
+    async def refresh_presence(self) -> None:
+        """Re-announce presence now and then, so a process that died is forgotten after PRESENCE_TTL."""
+        while True:
+            await asyncio.sleep(PRESENCE_REFRESH)
+            for room_id in list(self.clients):
+                with contextlib.suppress(Exception):
+                    await self._publish_presence(room_id)
+
+    def _spawn(self, coroutine: Awaitable[Any]) -> None:
+        task = asyncio.ensure_future(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)

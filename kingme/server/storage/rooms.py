@@ -1,0 +1,158 @@
+"""Rooms and their numbered event logs in the database.
+
+A room row holds the room's current state (JSON) and ``version``, the number of its last event.
+Every change appends events and rewrites the state in one transaction that only succeeds if
+the version is still the one the writer read: of two processes racing on one room exactly one
+wins, and the loser learns it (``append`` returns False) and reloads.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from kingme.server.storage.database import Connection, Database
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """One entry of a room's event log."""
+
+    number: int
+    kind: str
+    data: dict[str, Any]
+    move_id: str | None = None
+
+
+@dataclass
+class StoredRoom:
+    """A room as stored: its tokens are hashes, never the tokens themselves."""
+
+    id: str
+    variant: str
+    created_at: int
+    last_move_at: int
+    version: int
+    player1_token: str
+    player2_token: str | None
+    state: dict[str, Any]
+    move_ids: dict[str, int] = field(default_factory=dict)
+
+
+def _create(connection: Connection, room: StoredRoom, event: StoredEvent) -> None:
+    connection.begin()
+    try:
+        connection.execute(
+            "INSERT INTO rooms (id, variant, created_at, last_move_at, version, player1_token, player2_token, state)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                room.id,
+                room.variant,
+                room.created_at,
+                room.last_move_at,
+                room.version,
+                room.player1_token,
+                room.player2_token,
+                json.dumps(room.state),
+            ),
+        )
+        _insert_events(connection, room.id, [event], room.created_at)
+        connection.commit()
+    except BaseException:
+        connection.rollback()
+        raise
+
+
+def _insert_events(connection: Connection, room_id: str, events: list[StoredEvent], now: int) -> None:
+    for event in events:
+        connection.execute(
+            "INSERT INTO room_events (room_id, number, kind, move_id, data, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+            (room_id, event.number, event.kind, event.move_id, json.dumps(event.data), now),
+        )
+
+
+def _load(connection: Connection, room_id: str) -> StoredRoom | None:
+    row = connection.execute(
+        "SELECT id, variant, created_at, last_move_at, version, player1_token, player2_token, state"
+        " FROM rooms WHERE id = ?",
+        (room_id,),
+    ).fetchone()
+    if row is None:
+        return None
+    moves = connection.execute(
+        "SELECT move_id, number FROM room_events WHERE room_id = ? AND move_id IS NOT NULL", (room_id,)
+    ).fetchall()
+    return StoredRoom(*row[:7], state=json.loads(row[7]), move_ids={move_id: number for move_id, number in moves})
+
+
+def _append(
+    connection: Connection,
+    room_id: str,
+    expected_version: int,
+    events: list[StoredEvent],
+    state: dict[str, Any],
+    now: int,
+    moved: bool,
+    player2_token: str | None,
+) -> bool:
+    connection.begin()
+    try:
+        assignments = "version = ?, state = ?" + (", last_move_at = ?" if moved else "")
+        params: list[Any] = [events[-1].number, json.dumps(state)] + ([now] if moved else [])
+        if player2_token is not None:
+            assignments += ", player2_token = ?"
+            params.append(player2_token)
+        cursor = connection.execute(
+            f"UPDATE rooms SET {assignments} WHERE id = ? AND version = ?", (*params, room_id, expected_version)
+        )
+        if cursor.rowcount != 1:
+            connection.rollback()
+            return False
+        _insert_events(connection, room_id, events, now)
+        connection.commit()
+        return True
+    except BaseException:
+        connection.rollback()
+        raise
+
+
+def _events_since(connection: Connection, room_id: str, after: int, limit: int) -> list[StoredEvent]:
+    rows = connection.execute(
+        "SELECT number, kind, data, move_id FROM room_events WHERE room_id = ? AND number > ? ORDER BY number LIMIT ?",
+        (room_id, after, limit),
+    ).fetchall()
+    return [StoredEvent(number, kind, json.loads(data), move_id) for number, kind, data, move_id in rows]
+
+
+
+class RoomStore:
+    """Async access to rooms and event logs; every call is one transaction in a worker thread."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
+    async def create(self, room: StoredRoom, event: StoredEvent) -> None:
+        await self.database.run(_create, room, event)
+
+    async def load(self, room_id: str) -> StoredRoom | None:
+        return await self.database.run(_load, room_id)
+
+    async def append(
+        self,
+        room_id: str,
+        expected_version: int,
+        events: list[StoredEvent],
+        state: dict[str, Any],
+        now: int,
+        *,
+        moved: bool = False,
+        player2_token: str | None = None,
+    ) -> bool:
+        """Store ``events`` (numbered from ``expected_version + 1``) and the new state, or nothing
+        and False when another writer changed the room first."""
+        return await self.database.run(_append, room_id, expected_version, events, state, now, moved, player2_token)
+
+    async def events_since(self, room_id: str, after: int, limit: int) -> list[StoredEvent]:
+        """Up to ``limit`` events numbered above ``after``, oldest first."""
+        return await self.database.run(_events_since, room_id, after, limit)

@@ -1,0 +1,266 @@
+// The daily puzzle, the archive of past days and any puzzle by id.
+//
+// The board is the web app's BoardView; the server holds the solution. The page only knows how
+// many plies of the line are on the board: it sends the player's move, and the server answers
+// whether it was the solution's, with the defender's reply and the new state (legal routes
+// included, so this module never decides legality). A wrong move changes nothing and can be
+// retried; a hint asks the server for the next move. Solving today's puzzle extends the streak.
+
+import { ApiError } from "./api.js";
+import { BoardView } from "./board.js";
+import { t } from "./i18n.js";
+import { load, save } from "./store.js";
+import { extendStreak, streakNow } from "./streak.js";
+
+let hooks;
+let view;
+let board;
+const game = { puzzle: null, state: null, ply: 0, partial: [], hint: [], solved: false, busy: false };
+let today = null;
+
+// GET path, or POST body to it; a refusal throws ApiError with the server's message.
+export async function request(path, body) {
+  const options = body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
+  const response = await fetch(path, options);
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new ApiError(data.error || response.statusText, response.status);
+  return data;
+}
+
+function records() {
+  return load("puzzles", { streak: { count: 0, last: null }, solved: {} });
+}
+
+// ---- what the board shows -------------------------------------------------------------------
+
+function routesFrom(prefix) {
+  return game.state.moves.filter((route) => prefix.every((square, i) => route.path[i] === square));
+}
+
+function playable() {
+  return Boolean(game.state && !game.solved && !game.busy);
+}
+
+function label(square, { piece, target, movable }) {
+  const parts = [t("board.square", { n: square })];
+  parts.push(piece ? t(`board.${piece.kind}`, { color: hooks.colorName(piece.color).toLowerCase() }) : t("board.empty"));
+  if (movable) parts.push(t("board.movable"));
+  if (target?.next) parts.push(t("board.target"));
+  return parts.join(", ");
+}
+
+function boardView() {
+  const pieces = {};
+  for (const [square, piece] of Object.entries(game.state?.board || {})) pieces[square] = { ...piece };
+  const shown = {
+    pieces, movable: new Set(), selected: null, targets: new Map(), capturable: new Set(),
+    lastMove: [], hint: game.hint, numbers: false, marks: true, label,
+  };
+  if (!game.state) return shown;
+  const last = game.state.history[game.state.history.length - 1];
+  if (last) shown.lastMove = last.path;
+  if (!playable()) return shown;
+  const partial = game.partial;
+  shown.movable = new Set(game.state.moves.map((route) => route.path[0]));
+  if (partial.length) {
+    shown.selected = partial[partial.length - 1];
+    for (const route of routesFrom(partial)) {
+      const square = route.path[partial.length];
+      if (square) shown.targets.set(square, { next: true, numbers: [] });
+    }
+  }
+  for (const route of game.state.moves) for (const square of route.captures) shown.capturable.add(square);
+  return shown;
+}
+
+export function renderPuzzle() {
+  if (!game.puzzle) return;
+  const { puzzle } = game;
+  board.setOrientation(puzzle.solver === "black");
+  board.render(boardView());
+  view.querySelector("#puzzle-title").textContent = puzzle.title;
+  const meta = [puzzle.date, t(`daily.difficulty.${puzzle.difficulty}`), `#${puzzle.id}`].filter(Boolean).join(" · ");
+  view.querySelector("#puzzle-meta").textContent = meta;
+  view.querySelector("#puzzle-source").textContent = puzzle.source ? t("daily.source", { source: puzzle.source }) : "";
+  view.querySelector("#puzzle-turn").textContent = game.solved
+    ? ""
+    : t("daily.toMove", { color: hooks.colorName(puzzle.solver), n: puzzle.solverMoves });
+  view.querySelector("[data-testid=puzzle-solved]").hidden = !game.solved;
+  view.querySelector("[data-testid=puzzle-streak]").textContent = String(streakNow(records().streak, today));
+  view.querySelector("#puzzle-hint").disabled = !playable();
+}
+
+function feedback(key, vars = {}, kind = "") {
+  const line = view.querySelector("[data-testid=puzzle-feedback]");
+  line.textContent = key ? t(key, vars) : "";
+  line.dataset.kind = kind;
+}
+
+// ---- playing ---------------------------------------------------------------------------------
+
+function solved() {
+  game.solved = true;
+  const data = records();
+  data.solved[game.puzzle.id] = game.puzzle.date || true;
+  if (game.puzzle.date && game.puzzle.date === today) data.streak = extendStreak(data.streak, today);
+  save("puzzles", data);
+  feedback("daily.solved", {}, "right");
+  renderArchiveMarks();
+}
+
+async function submit(route) {
+  game.busy = true;
+  const piece = game.state.board[String(route.path[0])];
+  try {
+    const answer = await request(`/api/puzzles/${encodeURIComponent(game.puzzle.id)}/move`, { ply: game.ply, move: route.notation });
+    game.partial = [];
+    game.hint = [];
+    if (!answer.correct) {
+      feedback("daily.wrong", { move: route.notation }, "wrong");
+      return;
+    }
+    await board.animate(route.path, route.captures, piece);
+    game.state = answer.state;
+    game.ply = answer.ply;
+    if (answer.solved) solved();
+    else feedback("daily.right", { reply: answer.reply }, "right");
+  } catch (error) {
+    game.partial = [];
+    hooks.onError(error);
+  } finally {
+    game.busy = false;
+    renderPuzzle();
+  }
+}
+
+function activate(square) {
+  if (!playable()) return;
+  const partial = game.partial;
+  const nexts = new Set(routesFrom(partial).map((route) => route.path[partial.length]).filter(Boolean));
+  if (partial.length && nexts.has(square)) {
+    game.partial = [...partial, square];
+    const candidates = routesFrom(game.partial);
+    const exact = candidates.find((route) => route.path.length === game.partial.length);
+    if (exact && candidates.length === 1) {
+      submit(exact);
+      return;
+    }
+  } else if (partial.length <= 1 && game.state.moves.some((route) => route.path[0] === square)) {
+    game.partial = [square];
+  } else if (partial.length <= 1) {
+    game.partial = [];
+  }
+  renderPuzzle();
+}
+
+async function hint() {
+  if (!playable()) return;
+  try {
+    const answer = await request(`/api/puzzles/${encodeURIComponent(game.puzzle.id)}/hint`, { ply: game.ply });
+    game.hint = answer.path;
+    game.partial = [];
+    feedback("daily.hint", { move: answer.move }, "hint");
+  } catch (error) {
+    hooks.onError(error);
+  }
+  renderPuzzle();
+}
+
+function show(puzzle) {
+  Object.assign(game, { puzzle, state: puzzle.state, ply: 0, partial: [], hint: [], solved: false, busy: false });
+  feedback("");
+  renderPuzzle();
+}
+
+// Open today's puzzle, a past day's ({ date }) or any puzzle ({ id }).
+export async function openPuzzle({ date = null, id = null } = {}) {
+  try {
+    if (!today) {
+      const current = await request("/api/daily/puzzle");
+      today = current.date;
+      if (!date && !id) {
+        show(current);
+        await loadArchive();
+        return;
+      }
+      await loadArchive();
+    }
+    if (id) show(await request(`/api/puzzles/${encodeURIComponent(id)}`));
+    else show(await request(`/api/daily/puzzle${date ? `?date=${encodeURIComponent(date)}` : ""}`));
+  } catch (error) {
+    hooks.onError(error);
+  }
+}
+
+async function loadArchive() {
+  const list = view.querySelector("#puzzle-archive");
+  const { days } = await request("/api/puzzles/archive?days=30");
+  list.textContent = "";
+  for (const day of days) {
+    const item = document.createElement("li");
+    const open = document.createElement("button");
+    open.type = "button";
+    open.className = "link-button";
+    open.dataset.date = day.date;
+    open.dataset.puzzle = day.id;
+    open.textContent = `${day.date} · ${day.title}`;
+    open.addEventListener("click", () => openPuzzle({ date: day.date }));
+    item.appendChild(open);
+    list.appendChild(item);
+  }
+  renderArchiveMarks();
+}
+
+function renderArchiveMarks() {
+  const solved = records().solved;
+  for (const open of view.querySelectorAll("#puzzle-archive button")) {
+    open.classList.toggle("is-solved", Boolean(solved[open.dataset.puzzle]));
+  }
+}
+
+function build() {
+  view = document.createElement("section");
+  view.id = "puzzle-view";
+  view.className = "puzzle-view";
+  view.setAttribute("aria-labelledby", "puzzle-title");
+  view.innerHTML = `
+    <div class="puzzle-main">
+      <h1 id="puzzle-title" class="puzzle-title"></h1>
+      <p id="puzzle-meta" class="card-note"></p>
+      <p id="puzzle-turn" class="status"></p>
+      <div class="board-wrap"><svg id="puzzle-board" class="board" viewBox="0 0 800 800" role="grid" data-i18n-aria-label="board.label"></svg></div>
+      <p class="puzzle-feedback" data-testid="puzzle-feedback" role="status" aria-live="polite"></p>
+      <p class="puzzle-solved" data-testid="puzzle-solved" hidden data-i18n="daily.solvedBanner"></p>
+      <div class="controls">
+        <button type="button" class="btn" id="puzzle-hint" data-testid="puzzle-hint" data-i18n="controls.hint"></button>
+      </div>
+      <p id="puzzle-source" class="card-note"></p>
+    </div>
+    <aside class="side">
+      <section class="card">
+        <p class="daily-streak"><span data-i18n="daily.puzzleStreak"></span> <strong data-testid="puzzle-streak">0</strong></p>
+        <form id="puzzle-by-id" class="puzzle-by-id">
+          <label class="field"><span data-i18n="daily.byId"></span>
+            <input id="puzzle-id" data-testid="puzzle-id" type="text" maxlength="48" autocomplete="off" spellcheck="false"></label>
+          <button type="submit" class="btn btn-small" data-testid="open-puzzle" data-i18n="daily.open"></button>
+        </form>
+      </section>
+      <section class="card">
+        <h2 data-i18n="daily.archive"></h2>
+        <ol id="puzzle-archive" class="puzzle-archive" data-testid="puzzle-archive"></ol>
+      </section>
+    </aside>`;
+  document.querySelector("main.layout").after(view);
+  board = new BoardView(view.querySelector("#puzzle-board"), { onActivate: activate, onEscape: () => { game.partial = []; renderPuzzle(); } });
+  view.querySelector("#puzzle-hint").addEventListener("click", hint);
+  view.querySelector("#puzzle-by-id").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const id = view.querySelector("#puzzle-id").value.trim();
+    if (id) openPuzzle({ id });
+  });
+}
+
+export function mountPuzzle(given) {
+  hooks = given;
+  build();
+}

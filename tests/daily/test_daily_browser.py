@@ -1,0 +1,155 @@
+"""The daily game and the daily puzzle in Chromium: entries, streaks, 'already played today'.
+
+The test server (conftest) lives on 2026-11-29 — a Red day — with an engine that answers at
+once with random moves, and the small puzzle collection (that day's puzzle: Seeing is believing).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from kingme.engine import choose_move
+from kingme.game import Game
+
+pytestmark = pytest.mark.browser
+
+#: Screenshots of the main states, kept as test artefacts (gitignored), as the web tests do.
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+SOLUTION = ["22-17", "29-25", "30-25", "21-17", "6-1", "1x10x3x12x19x28"]
+
+
+def stored(page: Any, name: str) -> Any:
+    return json.loads(page.evaluate(f"localStorage.getItem('kingme.{name}')") or "null")
+
+
+def seed_storage(page: Any, name: str, value: object) -> None:
+    page.evaluate(f"localStorage.setItem('kingme.{name}', {json.dumps(json.dumps(value))})")
+    page.reload()
+    page.wait_for_selector("html[data-ready=true]")
+
+
+def history_length(page: Any) -> int:
+    return page.locator("[data-testid=history] li").count()
+
+
+def play_path(page: Any, path: list[int] | tuple[int, ...]) -> None:
+    for square in path:
+        page.locator(f'#board [data-square="{square}"]').click()
+
+
+def screenshot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+def open_daily_game(page: Any) -> None:
+    page.get_by_test_id("daily-game").click()
+    expect(page.locator("html")).to_have_attribute("data-daily", "on")
+
+
+def test_the_daily_game_is_beat_club_as_red_without_takebacks_or_hints(page: Any) -> None:
+    open_daily_game(page)
+    match = stored(page, "match")
+    assert match["config"]["level"] == "club" and match["config"]["side"] == "red"
+    assert match["record"]["setup"]["seed"] == "daily-2026-11-29"
+    expect(page.get_by_test_id("undo")).to_be_hidden()
+    expect(page.get_by_test_id("hint")).to_be_hidden()
+    expect(page.get_by_test_id("streak")).to_have_text("0")
+
+
+def test_an_unfinished_daily_game_resumes_after_a_reload(page: Any) -> None:
+    open_daily_game(page)
+    play_path(page, (11, 15))
+    expect(page.locator("[data-testid=history] li")).to_have_count(2)
+    moves = stored(page, "match")["record"]["moves"]
+    page.get_by_test_id("start").click()  # a normal game in between
+    expect(page.locator("html")).to_have_attribute("data-daily", "off")
+    page.reload()
+    page.wait_for_selector("html[data-ready=true]")
+    open_daily_game(page)
+    expect(page.locator("[data-testid=history] li")).to_have_count(2)
+    assert stored(page, "match")["record"]["moves"] == moves
+
+
+def test_a_loss_ends_the_streak_and_the_day_is_played_once(page: Any) -> None:
+    seed_storage(page, "daily", {"streak": {"count": 4, "last": "2026-11-28"}, "days": {}, "unfinished": None})
+    expect(page.get_by_test_id("streak")).to_have_text("4")
+    open_daily_game(page)
+    play_path(page, (11, 15))
+    expect(page.locator("[data-testid=history] li")).to_have_count(2)
+    page.get_by_test_id("resign").click()
+    page.get_by_test_id("confirm").click()
+    expect(page.get_by_test_id("result")).to_be_visible()
+    expect(page.get_by_test_id("streak")).to_have_text("0")
+    expect(page.get_by_test_id("daily-done")).to_contain_text("Already played today: Loss")
+    page.get_by_test_id("share").click()
+    share = page.get_by_test_id("share-text").input_value()
+    assert "2026-11-29" in share and "Loss" in share and "1. 11-15" in share
+    screenshot(page, "daily-game-played")
+    page.reload()
+    page.wait_for_selector("html[data-ready=true]")
+    page.get_by_test_id("start").click()  # a normal game; the daily cannot be started again
+    expect(page.locator("html")).to_have_attribute("data-daily", "off")
+    page.get_by_test_id("daily-game").click()
+    expect(page.get_by_test_id("daily-done")).to_contain_text("Already played today")
+    expect(page.locator("html")).to_have_attribute("data-daily", "off")
+    assert stored(page, "daily")["days"]["2026-11-29"]["result"] == "loss"
+
+
+def test_a_win_extends_the_streak(page: Any) -> None:
+    seed_storage(page, "daily", {"streak": {"count": 2, "last": "2026-11-28"}, "days": {}, "unfinished": None})
+    open_daily_game(page)
+    while not page.get_by_test_id("result").is_visible():
+        record = stored(page, "match")["record"]
+        game = Game.from_record(record)
+        if game.is_over:
+            break
+        move = choose_move(game, "casual")  # against random replies, casual wins quickly
+        play_path(page, move.path)
+        reply = f"[data-testid=history] li:nth-child({len(record['moves']) + 2})"
+        page.locator(f"{reply}, #result-panel:not([hidden])").first.wait_for()
+    expect(page.get_by_test_id("result")).to_have_text("Red wins")
+    expect(page.get_by_test_id("streak")).to_have_text("3")
+    expect(page.get_by_test_id("daily-done")).to_contain_text("Win")
+
+
+def test_the_daily_puzzle_tells_a_wrong_move_and_is_solved_with_the_defenders_replies(page: Any) -> None:
+    seed_storage(page, "puzzles", {"streak": {"count": 6, "last": "2026-11-28"}, "solved": {}})
+    page.get_by_test_id("daily-puzzle").click()
+    expect(page.locator("#puzzle-title")).to_have_text("Seeing is believing")
+    expect(page.get_by_test_id("puzzle-streak")).to_have_text("6")
+    board = page.locator("#puzzle-board")
+    board.locator('[data-square="22"]').click()
+    board.locator('[data-square="18"]').click()
+    expect(page.get_by_test_id("puzzle-feedback")).to_contain_text("22-18 is not the solution")
+    page.get_by_test_id("puzzle-hint").click()
+    expect(page.get_by_test_id("puzzle-feedback")).to_contain_text("Hint: 22-17")
+    for move in SOLUTION[:-1]:
+        for square in move.replace("x", "-").split("-"):
+            board.locator(f'[data-square="{square}"]').click()
+        expect(page.get_by_test_id("puzzle-feedback")).to_contain_text("Right!")
+    for square in (1, 10, 3, 12, 19, 28):
+        board.locator(f'[data-square="{square}"]').click()
+    expect(page.get_by_test_id("puzzle-solved")).to_be_visible()
+    expect(page.get_by_test_id("puzzle-streak")).to_have_text("7")
+    screenshot(page, "daily-puzzle-solved")
+
+
+def test_past_days_and_any_puzzle_by_id_can_be_opened(page: Any) -> None:
+    page.get_by_test_id("daily-puzzle").click()
+    expect(page.locator("#puzzle-title")).to_have_text("Seeing is believing")
+    page.locator('#puzzle-archive button[data-date="2026-11-28"]').click()
+    expect(page.locator("#puzzle-title")).to_have_text("Trade")
+    page.get_by_test_id("puzzle-id").fill("double-jump")
+    page.get_by_test_id("open-puzzle").click()
+    expect(page.locator("#puzzle-title")).to_have_text("Double jump")
+    page.locator('#puzzle-board [data-square="9"]').click()
+    page.locator('#puzzle-board [data-square="18"]').click()
+    page.locator('#puzzle-board [data-square="27"]').click()
+    expect(page.get_by_test_id("puzzle-solved")).to_be_visible()
+    expect(page.get_by_test_id("puzzle-streak")).to_have_text("0")  # an old puzzle does not count

@@ -1,0 +1,160 @@
+"""Puzzles: the model, the stored collection, the puzzle of the day, solving, and verification."""
+
+from __future__ import annotations
+
+import json
+from datetime import date, timedelta
+from pathlib import Path
+
+import pytest
+
+from kingme.cli import main
+from kingme.engine.puzzles import FIRST_DAY, Collection, Puzzle, PuzzleError, stored_collection
+from kingme.engine.puzzles.solving import attempt, expected_move
+from kingme.engine.puzzles.verifier import check_line, check_puzzle
+
+from .conftest import small_collection
+
+#: Two moves win here (13-17 and 3-7): a puzzle built on it has a second solution.
+TWO_SOLUTIONS = Puzzle(
+    "two-solutions",
+    "B:W31,30,27,26,21,19,18,11:BK25,13,12,9,5,4,3,2",
+    ("13-17", "21x14", "3-7", "30x21", "7x30"),
+    "Black to play and win",
+)
+#: A shallow depth keeps the rejection tests quick; the second solution shows from depth 6 on.
+QUICK_DEPTH = 6
+
+
+def test_the_stored_collection_has_a_puzzle_for_every_day_of_a_year() -> None:
+    collection = stored_collection()
+    assert len(collection) >= 365
+    assert len({p.id for p in collection.puzzles}) == len(collection)
+    assert len({p.fen for p in collection.puzzles}) == len(collection)
+
+
+def test_the_classics_carry_their_source() -> None:
+    classics = [p for p in stored_collection().puzzles if p.source]
+    assert {"fools-trap", "seeing-is-believing"} <= {p.id for p in classics}
+
+
+def test_the_puzzle_of_the_day_is_a_stable_function_of_the_date() -> None:
+    collection = small_collection()
+    day = date(2026, 11, 29)
+    assert collection.of_the_day(day) == collection.of_the_day(date(2026, 11, 29))
+    assert [collection.of_the_day(FIRST_DAY + timedelta(n)).id for n in range(4)] == [
+        "double-jump",
+        "opening-trade",
+        "seeing-is-believing",
+        "double-jump",
+    ]
+
+
+def test_consecutive_days_get_different_stored_puzzles() -> None:
+    collection = stored_collection()
+    ids = [collection.of_the_day(FIRST_DAY + timedelta(n)).id for n in range(len(collection))]
+    assert len(set(ids)) == len(collection)
+
+
+def test_appending_puzzles_keeps_every_past_day_of_the_first_cycle() -> None:
+    collection = small_collection()
+    longer = Collection((*collection.puzzles, Puzzle("extra", "B:W14,23:B10", ("10x17",), "Extra")))
+    for n in range(len(collection)):
+        day = FIRST_DAY + timedelta(n)
+        assert longer.of_the_day(day) == collection.of_the_day(day)
+
+
+def test_there_is_no_puzzle_before_the_first_day() -> None:
+    with pytest.raises(PuzzleError, match="start on 2026-01-01"):
+        small_collection().of_the_day(FIRST_DAY - timedelta(1))
+
+
+def test_the_archive_lists_days_newest_first_and_stops_at_the_first_day() -> None:
+    entries = small_collection().archive(FIRST_DAY + timedelta(1), days=30)
+    assert [day for day, _ in entries] == [FIRST_DAY + timedelta(1), FIRST_DAY]
+
+
+def test_a_puzzle_is_solved_with_the_defenders_replies_from_the_line() -> None:
+    puzzle = small_collection().get("seeing-is-believing")
+    ply = 0
+    while True:
+        result = attempt(puzzle, ply, str(expected_move(puzzle, ply)))
+        assert result.correct
+        if result.solved:
+            break
+        assert result.reply == puzzle.solution[ply + 1]
+        ply = result.ply
+    assert ply == len(puzzle.solution) - 1
+
+
+def test_a_wrong_move_is_told_and_can_be_retried() -> None:
+    puzzle = small_collection().get("seeing-is-believing")
+    wrong = attempt(puzzle, 0, "22-18")
+    assert not wrong.correct and wrong.ply == 0 and wrong.reply is None
+    assert attempt(puzzle, 0, "22-17").correct
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        ({"id": "x", "fen": "B:W14,23:B9", "solution": ["9-13"], "title": "t"}, "not legal"),
+        ({"id": "x", "fen": "B:W14,23:B9", "solution": ["9x27", "23-19"], "title": "t"}, "solver's move"),
+        ({"id": "x", "fen": "B:W14,23:B9", "solution": [], "title": "t"}, "1 to"),
+        ({"id": "X Y", "fen": "B:W14,23:B9", "solution": ["9x27"], "title": "t"}, "lowercase"),
+        ({"id": "x", "fen": "B:W14,14:B9", "solution": ["9x27"], "title": "t"}, "14"),
+        ({"id": "x", "fen": "B:W14,23:B9", "solution": "9x27", "title": "t"}, "list"),
+        ({"id": "x", "fen": "B:W14,23:B9", "solution": [9], "title": "t"}, "text"),
+        ({"id": "x", "fen": "B:W14,23:B9", "solution": ["9x27"]}, "lacks title"),
+        ({"id": "x", "fen": "B:W14,23:B9", "solution": ["9x27"], "title": "t", "answer": 1}, "unknown"),
+        ({"id": "x", "fen": "B:W14,23:B9", "solution": ["9x27"], "title": "t", "difficulty": "?"}, "difficulty"),
+        ([], "must be an object"),
+    ],
+)
+def test_a_stored_puzzle_that_cannot_be_used_is_refused_naming_the_problem(data: object, words: str) -> None:
+    with pytest.raises(PuzzleError, match=words):
+        Puzzle.from_dict(data)
+
+
+def test_a_collection_file_with_a_repeated_id_or_bad_json_is_refused() -> None:
+    one = {"id": "x", "fen": "B:W14,23:B9", "solution": ["9x27"], "title": "t"}
+    with pytest.raises(PuzzleError, match="twice"):
+        Collection.from_json(json.dumps({"puzzles": [one, one]}))
+    with pytest.raises(PuzzleError, match="not valid JSON"):
+        Collection.from_json("{")
+    with pytest.raises(PuzzleError, match="empty"):
+        Collection.from_json('{"puzzles": []}')
+
+
+def test_the_verifier_rejects_a_puzzle_with_two_solutions() -> None:
+    reason = check_puzzle(TWO_SOLUTIONS, QUICK_DEPTH)
+    assert reason is not None and "second solution" in reason and "3-7" in reason
+
+
+def test_the_verifier_rejects_a_move_that_does_not_win() -> None:
+    reason = check_line("W:W6,9,21,22,29,30:B7,8,13,16,20,24", ["22-18"], QUICK_DEPTH)
+    assert reason is not None and "does not win" in reason
+
+
+def test_stored_puzzles_verify_smoke_subset() -> None:
+    collection = stored_collection()
+    assert check_puzzle(collection.get("seeing-is-believing")) is None
+    generated = [p for p in collection.puzzles if p.id.startswith("g-") and len(p.solution) == 1]
+    assert check_puzzle(generated[0]) is None
+
+
+def test_the_verify_command_names_a_rejected_puzzle_and_exits_non_zero(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    file = tmp_path / "puzzles.json"
+    file.write_text(Collection((TWO_SOLUTIONS,)).to_json())
+    assert main(["puzzles", "verify", "--file", str(file), "--depth", str(QUICK_DEPTH)]) == 1
+    out = capsys.readouterr()
+    assert "REJECTED two-solutions: second solution" in out.out
+    assert "0 of 1 puzzles verified" in out.out
+    assert "1/1 puzzles verified" in out.err  # the progress bar
+
+
+def test_the_verify_command_refuses_a_broken_file_with_status_2(tmp_path: Path) -> None:
+    file = tmp_path / "puzzles.json"
+    file.write_text('{"puzzles": [{"id": "x"}]}')
+    assert main(["puzzles", "verify", "--file", str(file)]) == 2

@@ -1,0 +1,50 @@
+"""kingme bestmove / match / bench engine from the command line."""
+
+from __future__ import annotations
+
+import pytest
+
+from kingme.cli import main
+
+
+def test_bestmove_prints_the_whole_capture_route(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bestmove", "--fen", "B:W14,23:B9", "--level", "club", "--seed", "x"]) == 0
+    assert capsys.readouterr().out.strip() == "9x18x27"
+
+
+def test_bestmove_verbose_prints_depth_score_nodes_and_principal_variation(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bestmove", "--level", "strong", "--verbose", "--variant", "casual"]) == 0
+    out = capsys.readouterr().out
+    for field in ("move:", "depth:", "score:", "nodes:", "pv:"):
+        assert field in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["bestmove", "--level", "expert"], "unknown level 'expert'"),
+        (["bestmove", "--fen", "B:W99:B1"], "99"),
+        (["bestmove", "--variant", "polish"], "unknown variant"),
+        (["bestmove", "--fen", "B:W14:B9", "--seed", "   "], "seed"),
+        (["match", "club", "casual", "--openings", "0"], "at least 1"),
+    ],
+)
+def test_bad_input_is_one_line_on_stderr_and_status_2(argv: list[str], message: str, capsys) -> None:
+    try:
+        status = main(argv)
+    except SystemExit as exit_:
+        status = exit_.code
+    assert status == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_bestmove_on_a_blocked_position_says_the_game_is_over(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bestmove", "--fen", "B:W5,6,9,10:B1", "--level", "master"]) == 2
+    assert "the game is over" in capsys.readouterr().err
+
+
+def test_match_prints_wins_draws_losses_and_elo(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "beginner", "random", "--openings", "1", "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "games: 2" in out and "Elo difference:" in out

@@ -1,0 +1,28 @@
+"""Matches: ballot openings, both colours, and an Elo difference with its margin."""
+
+from __future__ import annotations
+
+import math
+
+from kingme.engine.match import MatchResult, ballot_openings, run_match
+
+
+def test_the_three_move_ballots_are_the_standard_list_of_legal_openings() -> None:
+    openings = ballot_openings()
+    assert len(openings) == 157
+    assert openings[0] == ("001", ["9-13", "21-17", "5-9"])
+
+
+def test_a_smoke_match_plays_each_opening_with_both_colours() -> None:
+    result = run_match("casual", "random", openings=2, workers=1)
+    assert result.games == 4
+    assert result.score >= 0.75
+
+
+def test_elo_difference_is_zero_at_even_score_and_grows_with_the_score() -> None:
+    even = MatchResult("a", "b", 5, 10, 5)
+    assert even.elo()[0] == 0
+    ahead = MatchResult("a", "b", 15, 10, 5)
+    elo, margin = ahead.elo()
+    assert 100 < elo < 200 and 0 < margin < math.inf
+    assert MatchResult("a", "b", 4, 0, 0).elo() == (math.inf, math.inf)

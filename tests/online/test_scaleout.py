@@ -1,0 +1,199 @@
+"""Two server processes sharing PostgreSQL and Redis serve the same rooms, and survive each other."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+import redis
+
+from kingme.server.online.client import RoomClient, http_json
+
+pytestmark = pytest.mark.scaleout
+
+
+class Process:
+    """``uvicorn`` serving the online routes in a process of its own."""
+
+    def __init__(self, port: int, env: dict[str, str], log: Path) -> None:
+        self.port = port
+        self.log = log.open("w")
+        command = [sys.executable, "-m", "uvicorn", "--factory", "kingme.server.online.asgi:create_app",
+                   "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
+        self.popen = subprocess.Popen(command, env=env, stdout=self.log, stderr=subprocess.STDOUT)
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def wait_ready(self) -> None:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.popen.poll() is not None:
+                raise RuntimeError(f"the server on port {self.port} exited; see {self.log.name}")
+            try:
+                urllib.request.urlopen(f"{self.http}/api/rooms/{'x' * 22}", timeout=1)
+            except urllib.error.HTTPError:
+                return  # 404: up and answering
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError(f"the server on port {self.port} did not start")
+
+    def kill(self) -> None:
+        self.popen.kill()
+        self.popen.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.popen.poll() is None:
+            self.popen.terminate()
+            try:
+                self.popen.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self.log.close()
+
+
+@pytest.fixture
+def cluster(postgres_url: str, redis_url: str, tmp_path: Path, find_port) -> Iterator[tuple[Process, Process]]:
+    """Two processes on free ports, one database, one Redis."""
+    env = dict(os.environ, KINGME_DATABASE_URL=postgres_url, KINGME_REDIS_URL=redis_url,
+               KINGME_DATA_DIR=str(tmp_path), KINGME_ROOMS_PER_HOUR="1000", KINGME_MESSAGES_PER_SECOND="1000")
+    first = Process(find_port(), env, tmp_path / "first.log")
+    first.wait_ready()  # the first one migrates; the second then finds the schema in place
+    second = Process(find_port(), env, tmp_path / "second.log")
+    try:
+        second.wait_ready()
+        yield first, second
+    finally:
+        first.stop()
+        second.stop()
+
+
+def stored_moves(postgres_url: str, room: str) -> list[tuple[str, str]]:
+    """The (move id, move) of every move event stored for ``room``, in order."""
+    with psycopg.connect(postgres_url) as connection:
+        rows = connection.execute(
+            "SELECT move_id, data FROM room_events WHERE room_id = %s AND kind = 'move' ORDER BY number", (room,)
+        ).fetchall()
+    return [(move_id, json.loads(data)["move"]) for move_id, data in rows]
+
+
+async def seat_players(first: Process, second: Process) -> tuple[str, dict[str, str], RoomClient, RoomClient]:
+    """A room created on the first process and joined on the second; Black plays on the first."""
+    _, created = await asyncio.to_thread(http_json, "POST", f"{first.http}/api/rooms", {"side": "black"})
+    _, joined = await asyncio.to_thread(http_json, "POST", f"{second.http}/api/rooms/{created['room']}/join")
+    black = await RoomClient.open(first.ws, created["room"], created["token"])
+    white = await RoomClient.open(second.ws, created["room"], joined["token"])
+    return created["room"], {"black": created["token"], "white": joined["token"]}, black, white
+
+
+async def play_one(players: dict[str, RoomClient], chooser: random.Random, move_id: str) -> str:
+    """The side to move plays a random legal move; the other sees it. Returns the move."""
+    turn = next(iter(players.values())).state["game"]["turn"]
+    mover, other = players[turn], players["white" if turn == "black" else "black"]
+    move = chooser.choice(mover.state["game"]["moves"])["notation"]
+    await mover.send({"type": "move", "id": move_id, "move": move})
+    assert (await mover.receive("ack", "error"))["type"] == "ack"
+    seen = await other.receive("event")
+    assert seen["data"]["move"] == move
+    return move
+
+
+def test_a_player_whose_process_dies_reconnects_to_the_other_and_finishes(cluster, postgres_url, run):
+    first, second = cluster
+
+    async def scenario() -> tuple[str, list[str], list[str]]:
+        room, tokens, black, white = await seat_players(first, second)
+        players = {"black": black, "white": white}
+        chooser = random.Random(5)
+        played = [await play_one(players, chooser, f"m{ply}") for ply in range(8)]
+        # Black's last move was stored (acknowledged); then Black's process dies.
+        first.kill()
+        with contextlib.suppress(Exception):
+            await black.close()
+        black = players["black"] = await RoomClient.open(second.ws, room, tokens["black"],
+                                                         last_event=black.last_event)
+        assert black.welcome["missed"] == [] and black.state["game"]["record"]["moves"] == played
+        # The move Black may not have seen acknowledged is sent again: it is not played twice.
+        await black.send({"type": "move", "id": "m6", "move": played[6]})
+        assert (await black.receive("ack"))["duplicate"] is True
+        ply = len(played)
+        while black.state["game"]["result"] is None:
+            played.append(await play_one(players, chooser, f"m{ply}"))
+            ply += 1
+        return room, played, black.state["game"]["record"]["moves"]
+
+    room, played, record = run(scenario())
+    assert record == played
+    stored = stored_moves(postgres_url, room)
+    assert [move for _, move in stored] == played  # every move there, exactly once, in order
+    assert len({move_id for move_id, _ in stored}) == len(stored)
+
+
+def test_two_moves_racing_from_two_processes_exactly_one_wins(cluster, postgres_url, run):
+    first, second = cluster
+
+    async def scenario() -> str:
+        room, tokens, black, white = await seat_players(first, second)
+        twin = await RoomClient.open(second.ws, room, tokens["black"])  # Black's second tab, on the other process
+        for attempt in range(3):
+            routes = black.state["game"]["moves"]
+            await asyncio.gather(black.send({"type": "move", "id": f"a{attempt}", "move": routes[0]["notation"]}),
+                                 twin.send({"type": "move", "id": f"b{attempt}", "move": routes[-1]["notation"]}))
+            answers = [await black.receive("ack", "error"), await twin.receive("ack", "error")]
+            assert sorted(a["type"] for a in answers) == ["ack", "error"], answers
+            loser = twin if answers[0]["type"] == "ack" else black
+            assert {a.get("code") for a in answers} <= {None, "conflict", "not_your_turn"}
+            # The loser is told and catches up: its state shows the winner's move.
+            await asyncio.sleep(0.3)
+            await loser.send({"type": "sync"})
+            await loser.receive("welcome")
+            # White replies, so Black can race again.
+            while len(white.state["game"]["record"]["moves"]) != 2 * attempt + 1:
+                await white.receive("event")
+            reply = white.state["game"]["moves"][0]["notation"]
+            await white.send({"type": "move", "id": f"w{attempt}", "move": reply})
+            await white.receive("ack")
+            for tab in (black, twin):
+                while len(tab.state["game"]["record"]["moves"]) != 2 * attempt + 2:
+                    await tab.receive("event", "welcome")
+        return room
+
+    room = run(scenario())
+    assert len(stored_moves(postgres_url, room)) == 6
+
+
+def test_a_dropped_redis_connection_is_restored_and_its_clients_resynced(cluster, redis_url, run):
+    first, second = cluster
+
+    async def scenario() -> None:
+        room, _, black, white = await seat_players(first, second)
+        server = redis.Redis.from_url(redis_url)
+        killed = 0
+        for client in server.client_list():
+            if client.get("name") == f"kingme-{second.popen.pid}" and "SUBSCRIBE" in client.get("cmd", "").upper():
+                server.client_kill_filter(_id=client["id"])
+                killed += 1
+        assert killed >= 1
+        # White's process re-subscribes and re-sends the stored state to White.
+        assert (await white.receive("welcome", timeout=15))["state"]["room"] == room
+        await black.send({"type": "move", "id": "after", "move": "11-15"})
+        assert (await white.receive("event", timeout=15))["data"]["move"] == "11-15"
+
+    run(scenario())
