@@ -42,9 +42,12 @@ def _run_match(args: argparse.Namespace) -> int:
     from kingme.engine.match import ballot_openings, run_match
 
     openings = min(args.openings, len(ballot_openings()))
-    print(f"{args.a} vs {args.b}: {openings} three-move ballots, each played with both colours ({args.variant})")
+    print(
+        f"{args.a} vs {args.b}: {openings} three-move ballots, each played with both colours ({args.variant})",
+        flush=True,
+    )
     started = time.perf_counter()
-    result = run_match(args.a, args.b, openings, args.workers, args.variant)
+    result = run_match(args.a, args.b, openings, args.workers, args.variant, lambda line: print(line, flush=True))
     elo, margin = result.elo()
     print(f"games: {result.games}  {args.a} wins: {result.wins}  draws: {result.draws}  losses: {result.losses}")
     print(f"score of {args.a}: {100 * result.score:.1f}%")

@@ -76,6 +76,9 @@ def _run_generate(args: argparse.Namespace) -> int:
         generated += 1
         if generated % _SAVE_EVERY == 0:
             _save(path, existing + tuple(added))
+    if not existing and not added:
+        print(f"no puzzle found in {args.games} games; {path} is unchanged", file=sys.stderr)
+        return 1
     collection = _save(path, existing + tuple(added))
     print(f"{len(added)} puzzles added ({generated} generated), {len(collection)} in {path}")
     return 0

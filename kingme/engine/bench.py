@@ -2,8 +2,8 @@
 
 On fixed positions — the start position for perft, and the positions after the first N
 three-move ballots for searches — it prints the compiled move generator's perft speed, the
-search's nodes per second and depth reached under the master budget, and each level's median
-and 95th-percentile time per move.
+search's nodes per second and depth reached under the master budget, each level's median
+and 95th-percentile time per move, and how much of the tactics suite strong and master solve.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from kingme.engine.analysis import analyse
 from kingme.engine.levels import PLANS
 from kingme.engine.match import ballot_openings
 from kingme.engine.player import choose_move, warm_up
+from kingme.engine.tactics import load_tactics, solves
 from kingme.game import Game
 from kingme.rules import Board
 
@@ -69,5 +70,11 @@ def run_bench(positions: int, levels: list[str]) -> int:
             choose_move(game, level)
             times.append(time.perf_counter() - started)
         print(f"{level:10} {statistics.median(times):8.3f} {_percentile(times, 0.95):8.3f} {max(times):8.3f}")
+    tactics = load_tactics()
+    for level in ("strong", "master"):
+        started = time.perf_counter()
+        solved = sum(solves(tactic, level) for tactic in tactics)
+        elapsed = time.perf_counter() - started
+        print(f"tactics suite, {level}: {solved}/{len(tactics)} solved in {elapsed:.1f} s")
     print("(the machine is shared: figures vary from run to run)")
     return 0

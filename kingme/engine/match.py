@@ -9,9 +9,10 @@ naming the opening and the colours, so a match is exactly repeatable.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import multiprocessing
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib import resources
 
@@ -90,16 +91,31 @@ def _tasks(a: str, b: str, openings: int, variant: str) -> Iterator[GameTask]:
         yield GameTask(tuple(moves), b, a, f"ballot-{number}-b-black", variant)
 
 
-def run_match(a: str, b: str, openings: int, workers: int = 2, variant: str = "american") -> MatchResult:
-    """Play ``openings`` ballots twice each (colours reversed) between levels ``a`` and ``b``."""
+def run_match(
+    a: str,
+    b: str,
+    openings: int,
+    workers: int = 2,
+    variant: str = "american",
+    progress: Callable[[str], None] | None = None,
+) -> MatchResult:
+    """Play ``openings`` ballots twice each (colours reversed) between levels ``a`` and ``b``;
+    ``progress`` is told about each game as it ends."""
     check_level(a)
     check_level(b)
     tasks = list(_tasks(a, b, openings, variant))
-    if workers > 1:
-        with multiprocessing.get_context("spawn").Pool(workers, initializer=warm_up) as pool:
-            winners = pool.map(play_game, tasks, chunksize=1)
-    else:
-        winners = [play_game(task) for task in tasks]
+    winners: list[str | None] = []
+    with contextlib.ExitStack() as stack:
+        if workers > 1:
+            pool = stack.enter_context(multiprocessing.get_context("spawn").Pool(workers, initializer=warm_up))
+            results: Iterator[str | None] = pool.imap(play_game, tasks, chunksize=1)
+        else:
+            results = map(play_game, tasks)
+        for task, winner in zip(tasks, results, strict=True):
+            winners.append(winner)
+            if progress:
+                outcome = "draw" if winner is None else f"{task.black if winner == 'black' else task.white} wins"
+                progress(f"game {len(winners)}/{len(tasks)} ({task.seed}, {task.black} black): {outcome}")
     # Tasks alternate: ``a`` is Black in the even ones and White in the odd ones.
     a_colours = ["black" if i % 2 == 0 else "white" for i in range(len(tasks))]
     wins = sum(1 for colour, winner in zip(a_colours, winners, strict=True) if winner == colour)

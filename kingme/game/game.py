@@ -114,10 +114,12 @@ class Game:
         if self.result is not None:
             raise GameOverError("the game is over")
         move = self._as_move(move)
-        was_king = self.board.piece_at(move.from_square)
-        crowning = self.board.is_crowning(move) if was_king else False
+        if move not in self.board.legal_moves():
+            raise IllegalMoveError(f"{move} is not a legal move for {self.turn}")
+        king_moved = bool(self.board.kings & (1 << (move.from_square - 1)))
+        crowning = self.board.is_crowning(move)
         self.board.push(move)
-        progress = move.is_capture or not (was_king and was_king.king)
+        progress = move.is_capture or not king_moved
         self._quiet.append(0 if progress else self._quiet[-1] + 1)
         self._seen[self.board.key()] += 1
         self.moves.append(move)
@@ -134,7 +136,10 @@ class Game:
             raise UndoError("there is no move to undo")
         if self._undoable == 0:
             raise UndoError(f"only the last {UNDO_LIMIT} turns can be undone")
-        self._seen[self.board.key()] -= 1
+        key = self.board.key()
+        self._seen[key] -= 1
+        if not self._seen[key]:
+            del self._seen[key]
         self.board.pop()
         self._quiet.pop()
         self.crowned.pop()

@@ -131,6 +131,12 @@ def read_pdn_file(path: str | Path) -> str:
         return data.decode("latin-1")
 
 
+def _shown(name: str, width: int = 60) -> str:
+    """A tag value safe to print on a terminal: no control characters, at most ``width`` long."""
+    text = "".join(char if char.isprintable() else "?" for char in name)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def check_file(path: str | Path) -> int:
     """``kingme pdn``: replay every game of a file, one line each; 0 if all are fine, else 2.
 
@@ -140,7 +146,7 @@ def check_file(path: str | Path) -> int:
     games = read_pdn(read_pdn_file(path))
     failed = 0
     for pdn in games:
-        players = f"{pdn.tags.get('Black', '?')} - {pdn.tags.get('White', '?')}"
+        players = f"{_shown(pdn.tags.get('Black', '?'))} - {_shown(pdn.tags.get('White', '?'))}"
         summary = f"game {pdn.number}: {players}, {len(pdn.moves)} moves, {pdn.result}"
         try:
             game_from_pdn(pdn)

@@ -174,7 +174,8 @@ class Board:
         """The legal move that ``text`` names.
 
         Accepts the full path (``9x18x27``), the short capture form when only one route
-        matches (``9x27``), leading zeros, and ``-``, ``x`` or ``:`` between squares.
+        matches (``9x27``), leading zeros, and ``-``, ``x`` or ``:`` between squares. ``x`` and
+        ``:`` name captures only; ``-`` is accepted for both, as some programs write captures so.
 
         >>> Board("B:W14,23:B9").parse_move("9x27")
         Move(path=(9, 18, 27), captures=(14, 23))
@@ -185,7 +186,8 @@ class Board:
         for square in squares:
             if not 1 <= square <= 32:
                 raise IllegalMoveError(f"{text.strip()!r}: square {square} is off the board (squares are 1-32)")
-        legal = self.legal_moves()
+        every = self.legal_moves()
+        legal = [m for m in every if m.is_capture] if re.search(r"[xX:]", text) else every
         exact = [m for m in legal if m.path == squares]
         if exact:
             return exact[0]
@@ -196,7 +198,7 @@ class Board:
             if matches:
                 listed = ", ".join(map(str, matches))
                 raise AmbiguousMoveError(f"{text.strip()!r} matches {len(matches)} moves: {listed}; give the full path")
-        listed = ", ".join(map(str, legal)) or "none"
+        listed = ", ".join(map(str, every)) or "none"
         raise IllegalMoveError(f"{text.strip()!r} is not legal for {self.turn} here; legal moves: {listed}")
 
     def push_text(self, text: str) -> Move:

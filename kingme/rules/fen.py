@@ -30,7 +30,7 @@ START_FEN = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
 
 def _square(text: str, fen: str) -> int:
     token = text.strip()
-    if not token.isdigit():
+    if not token.isdecimal():
         raise FenError(f"FEN {fen!r}: {token!r} is not a square number")
     square = int(token)
     if not 1 <= square <= 32:

@@ -26,7 +26,7 @@ Black's first move of a standard game), and the order of the moves is what count
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from kingme.rules.errors import PdnError
@@ -45,6 +45,7 @@ _TAG_OPEN = re.compile(r'\s*([^\s"\]]*)\s*"')
 _TAG_CLOSE = re.compile(r"[ \t]*\]")
 #: Results of other draughts games (two points a win); not valid for checkers.
 _OTHER_RESULTS = ("2-0", "0-2", "1-1", "0-0")
+_SPACE = re.compile(r"\s+")
 _WORD_END = re.compile(r"[\s\[\]{};()]")
 _LINE_WIDTH = 79
 
@@ -81,9 +82,9 @@ class PdnGame:
         return f"{index // 2 + 1}{'.' if index % 2 == 0 else '...'}"
 
     def where(self, ply: int | None = None) -> str:
-        """'game N, line L' (the line of move ``ply`` when given), to begin error messages."""
+        """'PDN game N, line L' (the line of move ``ply`` when given), to begin error messages."""
         line = self.move_lines[ply] if ply is not None and ply < len(self.move_lines) else self.line
-        return f"game {self.number}, line {line}"
+        return f"PDN game {self.number}, line {line}"
 
 
 class _Reader:
@@ -130,11 +131,11 @@ class _Reader:
         text = self.text
         while self.pos < len(text):
             char = text[self.pos]
-            if char == "\n":
-                self.line += 1
-                self.pos += 1
-            elif char.isspace():
-                self.pos += 1
+            if char.isspace():
+                space = _SPACE.match(text, self.pos)
+                assert space is not None
+                self.line += text.count("\n", self.pos, space.end())
+                self.pos = space.end()
             elif char == "[":
                 self.tag()
             elif char == "{":
@@ -312,7 +313,3 @@ def write_pdn(games: PdnGame | Iterable[PdnGame]) -> str:
         games = [games]
     return "\n".join(format_game(game) for game in games)
 
-
-def make_game(tags: Mapping[str, str], moves: Iterable[str], result: str = "*") -> PdnGame:
-    """A ``PdnGame`` from plain values, as ``write_pdn`` wants it."""
-    return PdnGame(tags=dict(tags), moves=list(moves), result=result)

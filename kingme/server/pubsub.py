@@ -87,6 +87,7 @@ class RedisPubSub:
         self._task: asyncio.Task[None] | None = None
         self._handler: Handler = lambda channel, message: None
         self._on_reconnect: Reconnected | None = None
+        self._publish_failing = False
 
     def set_handlers(self, handler: Handler, on_reconnect: Reconnected) -> None:
         self._handler = handler
@@ -121,8 +122,11 @@ class RedisPubSub:
         self._handler(channel, message)
         try:
             await self._redis.publish(channel, f"{self._origin} {message}")
+            self._publish_failing = False
         except Exception as error:  # stored already; other processes re-sync after the reconnect
-            log.warning("publishing to Redis failed: %s", error)
+            if not self._publish_failing:  # say it once per outage, not once per message
+                log.warning("publishing to Redis failed: %s", error)
+            self._publish_failing = True
 
     async def _listen(self) -> None:
         attempt = 0
@@ -145,7 +149,8 @@ class RedisPubSub:
                 raise
             except Exception as error:
                 self._connected.clear()
-                log.warning("Redis pub/sub connection lost (%s); reconnecting", error)
+                if attempt == 0:
+                    log.warning("Redis pub/sub connection lost (%s); reconnecting", error)
                 with contextlib.suppress(Exception):
                     await self._pubsub.aclose()
                 await asyncio.sleep(self.BACKOFF[min(attempt, len(self.BACKOFF) - 1)])

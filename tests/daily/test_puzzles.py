@@ -158,3 +158,17 @@ def test_the_verify_command_refuses_a_broken_file_with_status_2(tmp_path: Path) 
     file = tmp_path / "puzzles.json"
     file.write_text('{"puzzles": [{"id": "x"}]}')
     assert main(["puzzles", "verify", "--file", str(file)]) == 2
+
+
+def test_generate_finds_a_puzzle_in_an_engine_game_that_then_verifies(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    file = tmp_path / "puzzles.json"
+    # Game 4 (seed puzzles-4) holds a puzzle, so the run stops there; later games are a margin
+    # should the engine's levels play differently one day.
+    command = ["puzzles", "generate", "--count", "1", "--games", "8", "--first-game", "4", "--no-classics"]
+    assert main([*command, "--output", str(file)]) == 0
+    (puzzle,) = Collection.from_path(file).puzzles
+    assert puzzle.id.startswith("g-") and puzzle.title.endswith(("man", "men", "game"))
+    assert "1 puzzles added (1 generated)" in capsys.readouterr().out
+    assert main(["puzzles", "verify", "--file", str(file)]) == 0

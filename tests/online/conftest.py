@@ -83,13 +83,13 @@ def redis_url() -> str:
 
 
 class ThreadedServer:
-    """The online routes served by uvicorn in a thread of the test process."""
+    """The online routes (or, given ``app``, a whole app) served by uvicorn in a thread of the tests."""
 
-    def __init__(self, settings: Settings, config: OnlineConfig) -> None:
+    def __init__(self, settings: Settings, config: OnlineConfig, app: Any = None) -> None:
         self.port = free_port()
         self.settings = settings
         self.online = OnlineServer(settings, config)
-        app = app_for(self.online)
+        app = app or app_for(self.online)
         self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning"))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

@@ -102,19 +102,25 @@ def test_nobody_moves_before_the_friend_has_joined(lobby, run):
     run(scenario())
 
 
+async def presence_until(client, wanted) -> dict:
+    """The first presence message that ``wanted(message)`` accepts."""
+    while not wanted(message := await client.receive("presence")):
+        pass
+    return message
+
+
 def test_presence_shows_who_is_connected_and_spectators_are_counted(lobby, run):
     async def scenario():
         table = await lobby.table()
-        presence = await table.black.receive("presence")
-        while not presence["white"]:
-            presence = await table.black.receive("presence")
-        assert presence["black"] is True and presence["spectators"] == 0
+        both = await presence_until(table.black, lambda p: p["white"])
+        assert both["black"] is True and both["spectators"] == 0
         spectator = await lobby.connect(table.room)
-        assert (await table.black.receive("presence"))["spectators"] == 1
+        await presence_until(table.black, lambda p: p["spectators"] == 1)
         await table.white.close()
-        away = await table.black.receive("presence")
-        assert away["white"] is False and away["black"] is True
+        away = await presence_until(table.black, lambda p: not p["white"])
+        assert away["black"] is True and away["players"] == {"1": True, "2": False}
         await spectator.close()
+        await presence_until(table.black, lambda p: p["spectators"] == 0)
 
     run(scenario())
 

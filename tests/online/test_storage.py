@@ -118,3 +118,17 @@ def test_a_room_outlives_a_server_restart(settings, run, make_server):
 
     with make_server(settings, OnlineConfig()) as server:
         run(second_server())
+
+
+def test_rooms_idle_past_the_cutoff_are_purged_with_their_events(database, run):
+    store = RoomStore(database)
+
+    async def scenario():
+        for room_id, last_move in (("A" * 22, 100), ("B" * 22, 5000)):
+            stored = StoredRoom(room_id, "american", 100, last_move, 1, "hash", None, {})
+            await store.create(stored, StoredEvent(1, "created", {}))
+        assert await store.purge(1000) == 1
+        assert await store.load("A" * 22) is None and await store.events_since("A" * 22, 0, 10) == []
+        assert (await store.load("B" * 22)).version == 1
+
+    run(scenario())

@@ -61,9 +61,18 @@ def test_pdn_reports_the_first_illegal_move_with_its_number_and_exits_2(capsys, 
     assert status == 2
     first, second = out.splitlines()
     assert first == "game 1: A - B, 4 moves, 1/2-1/2, OK"
-    assert second.startswith("game 2: C - D, 7 moves, *, FAILED: game 2, line 7: move 4. 11-14:")
+    assert second.startswith("game 2: C - D, 7 moves, *, FAILED: PDN game 2, line 7: move 4. 11-14:")
     assert "not legal for black" in second
     assert err == f"kingme: error: 1 of 2 games in {file} failed\n"
+
+
+def test_pdn_prints_player_names_without_control_characters(capsys, tmp_path):
+    file = tmp_path / "names.pdn"
+    file.write_text('[Black "\x1b[31mRed\x07"]\n[White "' + "W" * 200 + '"]\n1. 11-15 *\n')
+    status, out, _ = run(capsys, "pdn", str(file))
+    assert status == 0
+    assert out.startswith("game 1: ?[31mRed? - WWW")
+    assert len(out) < 150 and "\x1b" not in out
 
 
 @pytest.mark.parametrize(

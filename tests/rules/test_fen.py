@@ -1,6 +1,8 @@
 """PDN FEN in and out: positions round-trip, and impossible or malformed text is refused
 with a message naming the problem."""
 
+import contextlib
+import random
 import re
 
 import pytest
@@ -70,6 +72,7 @@ def test_a_fen_after_moves_round_trips_through_a_new_board():
         ("B:WK:B1", "'' is not a square number"),
         ("B:W5-:B1", "'' is not a square number"),
         ("B:WKK5:B1", "is not a square number"),
+        ("B:W²:B1", "'²' is not a square number"),
     ],
 )
 def test_malformed_or_impossible_fen_is_refused_naming_the_problem(fen, problem):
@@ -91,6 +94,15 @@ def test_huge_fen_is_refused_before_it_is_read():
 def test_fen_that_is_not_text_is_refused(value):
     with pytest.raises(FenError, match="must be text"):
         parse_fen(value)
+
+
+def test_random_text_raises_nothing_but_fen_errors():
+    rng = random.Random(3)
+    alphabet = 'BWKbwk:,-. 0123456789²"x'
+    for _ in range(20_000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(25)))
+        with contextlib.suppress(FenError):
+            parse_fen(text)
 
 
 def test_every_fen_error_is_a_kingme_error_and_a_value_error():

@@ -3,8 +3,9 @@
 pydraughts numbers the English board as kingme does (Black on 1-12, moving first, "B:" in FEN)
 and gives each move as its full list of squares (``steps_move``) plus the captured squares in
 the order taken, so the two are compared as sets of (path, captures). Positions come from
-seeded random games from the start, played until they end or reach 150 plies; the whole check
-takes about ten seconds. Only American rules are compared: pydraughts has no casual variant.
+seeded random games from the start, played until they end or reach 150 plies: about 6,700
+positions (half with kings, 1,700 with captures), some 25 s on the 2-core development machine,
+nearly all of it in pydraughts. Only American rules are compared: pydraughts has no casual variant.
 """
 
 import random

@@ -7,7 +7,9 @@ localStorage. Screenshots go to ``test-artifacts/`` at the top of the work tree 
 
 from __future__ import annotations
 
+import ctypes
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -34,6 +36,12 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 375, "height": 740}
 
 
+def _die_with_parent() -> None:
+    """In the server's process: be stopped if the test session dies without its teardown."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -48,7 +56,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     log = tmp_path_factory.mktemp("log") / "serve.log"
     with log.open("wb") as output:
         process = subprocess.Popen(
-            [sys.executable, "-m", "kingme", "serve", "--port", str(port)], env=env, stdout=output, stderr=output
+            [sys.executable, "-m", "kingme", "serve", "--port", str(port)],
+            env=env, stdout=output, stderr=output, preexec_fn=_die_with_parent,
         )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 90

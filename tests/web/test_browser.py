@@ -307,3 +307,83 @@ def test_screenshots_of_the_main_states(new_play, size, viewport):
     play.page.keyboard.press("Escape")
     play.hook("open-settings").click()
     play.screenshot(f"{size}-8-settings")
+
+
+def test_a_game_exported_as_pdn_can_be_imported_to_continue_it(play):
+    play.start(opponent="local", seed="pdn-trip")
+    play.click(11, 15)
+    play.wait_for_history(1)
+    play.click(22, 18)
+    play.wait_for_history(2)
+    play.hook("export-pdn").click()
+    expect(play.hook("pdn-text")).to_have_value(re.compile("22-18"))
+    text = play.hook("pdn-text").input_value()
+    assert "11-15" in text and "22-18" in text and '[Seed "pdn-trip"]' in text
+    play.page.keyboard.press("Escape")
+    play.start(opponent="local")
+    play.import_text(text)
+    assert play.history() == ["Red 11–15", "White 22–18"]
+    play.click(15)
+    expect(play.square(22)).to_have_attribute("data-target", "true")
+
+
+def test_an_import_of_bad_text_says_what_is_wrong_and_keeps_the_game(play):
+    play.start(opponent="local")
+    play.click(11, 15)
+    play.wait_for_history(1)
+    play.hook("import-pdn").click()
+    play.hook("pdn-text").fill("1. 11-15 22-18 2. 15x99 *")
+    play.hook("pdn-load").click()
+    expect(play.page.locator("#pdn-error")).to_contain_text("99")
+    play.page.keyboard.press("Escape")
+    assert play.history() == ["Red 11–15"]
+
+
+def test_the_chosen_language_survives_a_reload(play):
+    play.hook("open-settings").click()
+    play.hook("language").select_option("fr")
+    play.page.keyboard.press("Escape")
+    play.open()
+    expect(play.hook("start")).to_have_text("Commencer la partie")
+    expect(play.page.locator("html")).to_have_attribute("lang", "fr")
+
+
+def test_the_page_shows_the_computer_thinking_and_stays_usable_meanwhile(play):
+    held = []
+    play.page.route("**/api/computer", lambda route: held.append(route))  # held until released
+    play.start(opponent="computer", level="random")
+    play.click(11, 15)
+    expect(play.hook("thinking")).to_be_visible()
+    expect(play.hook("status")).to_have_text("White is thinking…")
+    play.hook("open-help").click()
+    expect(play.page.get_by_role("tab", name="FAQ")).to_be_visible()
+    play.page.keyboard.press("Escape")
+    play.hook("undo").click()  # taking back the move drops the reply still on its way
+    play.wait_for_history(0)
+    expect(play.hook("thinking")).to_be_hidden()
+    held.clear()  # the page cancelled that request
+    play.click(11, 15)
+    expect(play.hook("thinking")).to_be_visible()
+    held.pop().continue_()
+    play.wait_for_history(2)
+    expect(play.hook("thinking")).to_be_hidden()
+
+
+def test_flip_board_turns_the_board_around(play):
+    before = play.square(1).bounding_box()
+    play.hook("flip").click()
+    after = play.square(1).bounding_box()
+    assert after["y"] < before["y"] and after["x"] < before["x"]  # from bottom right to top left
+
+
+def test_square_numbers_and_move_marks_can_be_turned_off(play):
+    play.start(opponent="local")
+    expect(play.page.locator("#board .sq-number")).to_have_count(32)
+    play.hook("open-settings").click()
+    play.hook("square-numbers").uncheck()
+    play.hook("move-marks").uncheck()
+    play.page.keyboard.press("Escape")
+    expect(play.page.locator("#board .sq-number")).to_have_count(0)
+    play.click(11)
+    expect(play.square(15)).to_have_attribute("data-target", "true")
+    expect(play.page.locator("#board .target-dot")).to_have_count(0)

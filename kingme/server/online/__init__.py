@@ -2,9 +2,10 @@
 
 ``extension(settings)`` is online play as a part of the web app (one line in
 ``kingme.server.app.EXTENSIONS``); ``OnlineServer`` is the same for other hosts (its
-``routes()``, ``startup()``/``shutdown()`` or ``lifespan``). The parts: ``protocol`` (client messages, checked),
-``room`` (the room as a fold of events), ``service`` (decide → store → publish),
-``endpoint`` (HTTP and WebSocket), ``limits`` and ``config``.
+``routes()``, ``startup()``/``shutdown()`` or ``lifespan``). The parts: ``protocol`` (client
+messages, checked), ``room`` (the room as a fold of events), ``service`` (decide → store →
+publish), ``endpoint`` (HTTP and WebSocket), ``limits`` and ``config``; ``client`` and
+``bench`` drive a server from outside, ``asgi`` serves the online routes alone.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ class OnlineServer:
         self.config = config or OnlineConfig.from_env()
         self.service: OnlineService | None = None
         self._database: Database | None = None
-        self._refresh: asyncio.Task[None] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
 
     def _service(self) -> OnlineService:
         if self.service is None:
@@ -45,13 +46,14 @@ class OnlineServer:
         pubsub = open_pubsub(self.settings.redis_url)
         self.service = OnlineService(RoomStore(self._database), pubsub, self.config)
         await pubsub.start()
-        self._refresh = asyncio.create_task(self.service.refresh_presence())
+        self._tasks = [asyncio.create_task(self.service.refresh_presence()),
+                       asyncio.create_task(self.service.purge_old_rooms())]
 
     async def shutdown(self) -> None:
-        if self._refresh is not None:
-            self._refresh.cancel()
+        for task in self._tasks:
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self._refresh
+                await task
         if self.service is not None:
             await self.service.pubsub.close()
         if self._database is not None:
@@ -59,7 +61,6 @@ class OnlineServer:
 
     def routes(self) -> list[BaseRoute]:
         return routes(self._service)
-
 
     @contextlib.asynccontextmanager
     async def lifespan(self, _app: object = None) -> AsyncIterator[None]:

@@ -9,6 +9,7 @@ is followed by Play again. Bounded: at most ``MAX_GAMES`` games for at most ``MA
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 import socket
@@ -21,6 +22,7 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from kingme.server.online.client import RoomClient, http_json
@@ -133,12 +135,23 @@ async def _seat(http: str, ws: str, limit: asyncio.Semaphore) -> tuple[RoomClien
         return black, white
 
 
+async def _answer(mover: RoomClient) -> dict[str, Any]:
+    """The server's answer to a move: ack or error. The mover's own event (and presence) is
+    skipped unparsed: the opponent's next event brings the state, and the bench should leave
+    the CPU to the server."""
+    while True:
+        text = await asyncio.wait_for(mover.connection.recv(), timeout=60)
+        if text.startswith(('{"type": "ack"', '{"type": "error"')):
+            return json.loads(text)
+
+
 async def _game(players: tuple[RoomClient, RoomClient], figures: Figures, deadline: float, think: float,
                 chooser: random.Random) -> None:
     by_color = {client.color: client for client in players}
+    latest = players[0]  # the client holding the newest state
     ply = 0
     while time.monotonic() < deadline:
-        state = players[0].state
+        state = latest.state
         if state["game"]["result"] is not None:
             for client in players:
                 await client.send({"type": "play_again"})
@@ -151,19 +164,21 @@ async def _game(players: tuple[RoomClient, RoomClient], figures: Figures, deadli
         mover = by_color[state["game"]["turn"]]
         other = by_color["white" if mover.color == "black" else "black"]
         await asyncio.sleep(think * (0.5 + chooser.random()))
-        move = chooser.choice(mover.state["game"]["moves"])["notation"]
+        move = chooser.choice(state["game"]["moves"])["notation"]
         ply += 1
         started = time.perf_counter()
         await mover.send({"type": "move", "id": f"p{ply}", "move": move})
-        answer = await mover.receive("ack", "error", timeout=60)
+        answer = await _answer(mover)
         if answer["type"] == "error":
             figures.errors += 1
             await mover.send({"type": "sync"})
             await mover.receive("welcome")
+            latest = mover
             continue
         figures.round_trips.append(time.perf_counter() - started)
         while other.last_event < answer["n"]:
             await other.receive("event", timeout=60)
+        latest = other
 
 
 async def run_bench(url: str, games: int, seconds: float, think: float, server: LocalServer | None = None,

@@ -40,6 +40,9 @@ TOKEN_BYTES = 24
 #: Presence is re-announced this often, and forgotten when not heard for PRESENCE_TTL seconds.
 PRESENCE_REFRESH = 15.0
 PRESENCE_TTL = 40.0
+#: Expired rooms are kept this long (their links say "expired"), then deleted; checked this often.
+PURGE_AFTER_SECONDS = 90 * 86400
+PURGE_EVERY_SECONDS = 6 * 3600
 
 UNKNOWN_ROOM = "There is no room at this link. Check the link, or create a new room."
 EXPIRED_ROOM = "This room has expired: rooms close after 30 days without a move. Create a new room to play again."
@@ -435,6 +438,17 @@ class OnlineService:
             for room_id in list(self.clients):
                 with contextlib.suppress(Exception):
                     await self._publish_presence(room_id)
+
+    async def purge_old_rooms(self) -> None:
+        """Delete rooms idle for ``PURGE_AFTER_SECONDS`` (their links then say "unknown"), now and then."""
+        while True:
+            try:
+                purged = await self.store.purge(self._now() - PURGE_AFTER_SECONDS)
+                if purged:
+                    log.info("deleted %d rooms idle for %d days", purged, PURGE_AFTER_SECONDS // 86400)
+            except Exception:  # the database may be away for a while; try again next time
+                log.exception("deleting old rooms failed")
+            await asyncio.sleep(PURGE_EVERY_SECONDS)
 
     def _spawn(self, coroutine: Awaitable[Any]) -> None:
         task = asyncio.ensure_future(coroutine)

@@ -126,6 +126,20 @@ def _events_since(connection: Connection, room_id: str, after: int, limit: int) 
 
 
 
+def _purge(connection: Connection, cutoff: int) -> int:
+    connection.begin()
+    try:
+        connection.execute(
+            "DELETE FROM room_events WHERE room_id IN (SELECT id FROM rooms WHERE last_move_at < ?)", (cutoff,)
+        )
+        deleted = connection.execute("DELETE FROM rooms WHERE last_move_at < ?", (cutoff,)).rowcount
+        connection.commit()
+        return deleted
+    except BaseException:
+        connection.rollback()
+        raise
+
+
 class RoomStore:
     """Async access to rooms and event logs; every call is one transaction in a worker thread."""
 
@@ -152,6 +166,10 @@ class RoomStore:
         """Store ``events`` (numbered from ``expected_version + 1``) and the new state, or nothing
         and False when another writer changed the room first."""
         return await self.database.run(_append, room_id, expected_version, events, state, now, moved, player2_token)
+
+    async def purge(self, cutoff: int) -> int:
+        """Delete the rooms (and their events) whose last move was before ``cutoff``; returns how many."""
+        return await self.database.run(_purge, cutoff)
 
     async def events_since(self, room_id: str, after: int, limit: int) -> list[StoredEvent]:
         """Up to ``limit`` events numbered above ``after``, oldest first."""

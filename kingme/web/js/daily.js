@@ -34,7 +34,10 @@ function outcome(result, player) {
 function sync() {
   const game = hooks.current();
   const day = game ? dailyDay(game.record) : null;
-  document.documentElement.dataset.daily = day ? "on" : "off";
+  const html = document.documentElement;
+  const was = html.dataset.daily;
+  html.dataset.daily = day ? "on" : "off";
+  if (html.dataset.daily !== was && html.dataset.mode === "play") showMode("play");
   if (!day) return;
   const data = records();
   const player = game.config.side === "red" ? "black" : "white";
@@ -58,7 +61,7 @@ function shareText(day, entry) {
   });
   const result = t(`daily.results.${entry.result}`);
   const side = hooks.colorName(entry.player);
-  return `${t("daily.shareHead", { day, result, side, n: Math.ceil(entry.moves.length / 2) })}\n${moves.join(" ")}`;
+  return `${t("daily.shareHead", { day, result, side })}\n${moves.join(" ")}`;
 }
 
 function renderPanel() {

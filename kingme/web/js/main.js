@@ -24,14 +24,16 @@ const $ = (id) => document.getElementById(id);
 
 const prefs = { ...DEFAULT_PREFS, ...load("prefs", {}) };
 prefs.setup = { ...DEFAULT_SETUP, ...(prefs.setup || {}) };
-let totals = load("totals", null) || { black: 0, white: 0, draws: 0, levels: {} };
+const totals = { black: 0, white: 0, draws: 0, levels: {}, ...load("totals", {}) };
 
 // match: the game being played. { config, setup, record, undoable, flipped, counted }
 let match = null;
 // state: the server's last answer for match.record.
 let state = null;
 // ui: what the page is doing right now (not saved).
-const ui = { partial: [], hint: [], paused: false, thinking: false, busy: false, epoch: 0, abort: null, resumeWaiters: [] };
+const ui = {
+  partial: [], hint: [], hintText: "", paused: false, thinking: false, busy: false, epoch: 0, abort: null, resumeWaiters: [],
+};
 
 let board;
 
@@ -240,6 +242,7 @@ function renderControls() {
   $("resign").disabled = !playing;
   $("restart").disabled = !match;
   $("end-turn").hidden = !(interactive() && midJump() && state.variant === "casual" && exactRoute());
+  $("go-setup").hidden = Boolean(match);
   $("pause-overlay").hidden = !ui.paused;
   $("thinking").hidden = !(ui.thinking && !ui.paused);
   $("board-wrap").classList.toggle("is-thinking", ui.thinking);
@@ -818,13 +821,15 @@ function wire() {
     updateSetupNotes();
     start({ ...match.config, seed }, match.setup);
   });
-  $("change-setup").addEventListener("click", () => {
-    loadSetupForm(match.config);
+  const showSetup = () => {
+    if (match) loadSetupForm(match.config);
     $("setup-card").scrollIntoView({ behavior: "smooth", block: "start" });
     $("setup-card").classList.add("attention");
     window.setTimeout(() => $("setup-card").classList.remove("attention"), 1600);
     form.opponent.focus({ preventScroll: true });
-  });
+  };
+  $("change-setup").addEventListener("click", showSetup);
+  $("go-setup").addEventListener("click", showSetup);
   $("board-wrap").addEventListener("keydown", (event) => {
     if ((event.key === "p" || event.key === "P") && !event.ctrlKey && !event.metaKey && !event.altKey) {
       event.preventDefault();
@@ -842,7 +847,13 @@ function wire() {
 
 async function restore() {
   const saved = load("match", null);
-  if (!saved?.record || !saved.config) return false;
+  const config = saved?.config;
+  const known = config && ["computer", "local"].includes(config.opponent) && LEVELS.includes(config.level)
+    && ["red", "white"].includes(config.side);
+  if (!saved?.record || !known) {
+    remove("match");
+    return false;
+  }
   try {
     const next = await api.state(saved.record);
     match = { undoable: 0, flipped: false, counted: false, ...saved, record: next.record };

@@ -8,7 +8,7 @@
 
 import { ApiError } from "./api.js";
 import { BoardView } from "./board.js";
-import { t } from "./i18n.js";
+import { applyTo, t } from "./i18n.js";
 import { load, save } from "./store.js";
 import { extendStreak, streakNow } from "./streak.js";
 
@@ -174,6 +174,12 @@ function show(puzzle) {
 
 // Open today's puzzle, a past day's ({ date }) or any puzzle ({ id }).
 export async function openPuzzle({ date = null, id = null } = {}) {
+  // Built on first use: until then the page holds one board, so the web app's square hooks
+  // (data-square=N) stay unique.
+  if (!view) {
+    build();
+    applyTo(view);
+  }
   try {
     if (!today) {
       const current = await request("/api/daily/puzzle");
@@ -262,5 +268,4 @@ function build() {
 
 export function mountPuzzle(given) {
   hooks = given;
-  build();
 }
