@@ -25,7 +25,6 @@ from kingme.game.result import Result
 from kingme.game.setup import Setup, SetupError
 from kingme.rules.board import Board, Color, PositionKey, opponent
 from kingme.rules.errors import GameOverError, IllegalMoveError, UndoError
-from kingme.rules.fen import parse_fen
 from kingme.rules.move import Move
 
 #: How many of the most recent turns can be taken back.
@@ -178,7 +177,7 @@ class Game:
 
     def history(self) -> list[dict[str, Any]]:
         """Each turn as the front end shows it: colour, notation, capture and crowning."""
-        first: Color = "black" if parse_fen(self.setup.fen).black_to_move else "white"
+        first: Color = "black" if self.setup.fen.startswith("B") else "white"  # Setup normalises its FEN
         return [
             {
                 "color": first if ply % 2 == 0 else opponent(first),
