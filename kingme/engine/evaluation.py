@@ -135,7 +135,8 @@ def evaluate_black(black: int, white: int, kings: int, full: bool) -> int:
     pieces = nbm + nwm + nbk + nwk
     material = MAN * (nbm - nwm) + KING * (nbk - nwk)
     # A lead is worth more as the board empties: trade down when ahead.
-    score = material + material * (24 - pieces) // 24
+    bonus = abs(material) * (24 - pieces) // 24  # rounded the same way for both colours
+    score = material + (bonus if material > 0 else -bonus)
     endgame = max(0, 16 - pieces)
     score += _men_score(black_men, white_kings, white, True, full, endgame)
     score -= _men_score(white_men, black_kings, black, False, full, endgame)

@@ -61,10 +61,6 @@ def client(tmp_path: Any) -> Iterator[TestClient]:
 
 # ---- browser flows -------------------------------------------------------------------------
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
-
-
 @pytest.fixture(scope="session")
 def daily_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app on a free port, in a thread: instant engine, the small collection, today fixed."""
@@ -95,13 +91,9 @@ def daily_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def chromium() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+def chromium(browser: Any) -> Any:
+    """The test process's one Chromium (``tests/conftest.py``): Playwright runs once per thread."""
+    return browser
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ import pytest
 
 from kingme.engine import movegen
 from kingme.rules import Board, bitboard
+from tests.engine.random_positions import random_board
 
 REFERENCE = [  # /work/shared/reference/perft.md
     ("B:W21-32:B1-12", [7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680]),
@@ -41,27 +42,6 @@ def test_engine_perft_matches_the_rules_core_in_the_casual_variant(fen: str) -> 
     for depth in range(1, 5):
         expected = bitboard.perft(own, opp, board.kings, board.black_to_move, depth, False)
         assert engine_perft(board, depth) == expected
-
-
-def random_board(rng: random.Random, variant: str) -> Board:
-    """A random legal-looking position: up to 12 pieces a side, no man on its crowning row."""
-    squares = rng.sample(range(32), rng.randint(2, 20))
-    split = rng.randint(1, len(squares) - 1)
-    black, white, kings = 0, 0, 0
-    for i, square in enumerate(squares[:24]):
-        is_black = i < split
-        king = rng.random() < 0.3 or (is_black and square >= 28) or (not is_black and square < 4)
-        if is_black and bin(black).count("1") < 12:
-            black |= 1 << square
-        elif not is_black and bin(white).count("1") < 12:
-            white |= 1 << square
-        else:
-            continue
-        if king:
-            kings |= 1 << square
-    board = Board(variant=variant)
-    board.black, board.white, board.kings, board.black_to_move = black, white, kings, rng.random() < 0.5
-    return board
 
 
 def engine_moves(board: Board) -> Counter[tuple[int, int, frozenset[int]]]:

@@ -32,7 +32,7 @@ def _read_only_run(site: Path, code: str, env: dict[str, str]) -> subprocess.Com
     if os.geteuid() == 0:
         if not shutil.which("unshare"):
             pytest.skip("running as root without unshare: cannot make the package read-only")
-        mount = f"mount --bind {site} {site} && mount -o remount,ro,bind {site} && exec \"$@\""
+        mount = f'mount --bind {site} {site} && mount -o remount,ro,bind {site} && exec "$@"'
         command = ["unshare", "--mount", "sh", "-c", mount, "sh", *command]
     run = subprocess.run(command, env=env, capture_output=True, text=True, cwd=site)
     if os.geteuid() == 0 and "mount" in run.stderr and run.returncode != 0:
@@ -48,8 +48,7 @@ def test_an_installed_read_only_copy_compiles_once_into_the_user_cache_and_then_
     home = tmp_path / "home"
     env = {**os.environ, "PYTHONPATH": str(site), "XDG_CACHE_HOME": str(home / ".cache")}
     code = (
-        "import kingme.engine as e, kingme.engine.numba_cache as c; e.warm_up(); "
-        "print(e.__file__); print(c.CACHE_DIR)"
+        "import kingme.engine as e, kingme.engine.numba_cache as c; e.warm_up(); print(e.__file__); print(c.CACHE_DIR)"
     )
     try:
         for _ in range(2):  # the first run compiles, the second loads the cache

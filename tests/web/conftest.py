@@ -1,7 +1,8 @@
 """Fixtures of the web tests: a real ``kingme serve`` on a free port, Chromium, and a page driver.
 
-Every xdist worker starts its own server (one engine worker, its own data directory), and every
-test gets a fresh browser context, so nothing is shared between tests: not the port, not the
+Every xdist worker starts its own server (one engine worker, its own data directory) and uses
+the worker's one Chromium (``browser``, in ``tests/conftest.py``); every test gets a fresh
+browser context, so nothing is shared between tests: not the port, not the
 localStorage. Screenshots go to ``test-artifacts/`` at the top of the work tree (gitignored).
 """
 
@@ -23,15 +24,6 @@ from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 375, "height": 740}
 
@@ -79,16 +71,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         process.wait(timeout=10)
     except subprocess.TimeoutExpired:
         process.kill()
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 class Play:

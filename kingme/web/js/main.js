@@ -11,6 +11,7 @@ import { BOARD_THEMES, PIECE_THEMES, sideColors } from "./themes.js";
 import { mountHelp } from "./help.js";
 import { mountPdn } from "./pdn.js";
 import { mountDailies } from "./daily.js";
+import { createRoom, mountOnline, openLink, renderRoom, roomInUrl } from "./online.js";
 
 const LEVELS = ["random", "beginner", "casual", "club", "strong", "master"];
 const UNDO_LIMIT = 100;
@@ -36,6 +37,8 @@ const ui = {
 };
 
 let board;
+// remote: the online room playing this game (online.js), or null for a game on this device.
+let remote = null;
 
 // ---- names -------------------------------------------------------------------------------
 
@@ -44,6 +47,7 @@ function colorName(color) {
 }
 
 function humanColor() {
+  if (remote) return remote.color() || "black";
   return match?.config.side === "white" ? "white" : "black";
 }
 
@@ -76,7 +80,7 @@ function computerToMove() {
 }
 
 function interactive() {
-  return active() && !ui.paused && !ui.thinking && !ui.busy && !computerToMove();
+  return active() && !ui.paused && !ui.thinking && !ui.busy && !computerToMove() && (!remote || remote.canMove());
 }
 
 function routesFrom(prefix) {
@@ -159,6 +163,7 @@ function statusText() {
   if (!match || !state) return t("status.ready");
   if (state.result) return resultTitle();
   if (ui.paused) return t("status.paused");
+  if (remote?.status()) return remote.status();
   const color = colorName(state.turn);
   if (ui.thinking || computerToMove()) return t("status.thinking", { color });
   if (midJump()) {
@@ -189,7 +194,8 @@ function renderPlayers() {
     box.classList.toggle("to-move", Boolean(active() && state.turn === color));
     box.querySelector(".player-name").textContent = colorName(color);
     let role = "";
-    if (match) {
+    if (remote) role = remote.role(color);
+    else if (match) {
       if (vsComputer()) role = color === computerColor() ? t("players.computer", { level: t(`levels.${match.config.level}`) }) : t("players.you");
       else role = color === "black" ? t("players.player1") : t("players.player2");
     }
@@ -262,6 +268,7 @@ function render() {
   renderPlayers();
   renderHistory();
   renderControls();
+  renderRoom();
 }
 
 // ---- announcements -----------------------------------------------------------------------
@@ -294,6 +301,7 @@ function failed(error) {
 // ---- saving and totals --------------------------------------------------------------------
 
 function persist() {
+  if (remote) return;
   if (match) save("match", match);
   else remove("match");
 }
@@ -350,6 +358,8 @@ function renderTotals() {
 // ---- applying the server's answers -----------------------------------------------------------
 
 function adopt(next, { moved = null } = {}) {
+  // Only a result this state brings is announced (an online room resends finished games' states).
+  const ended = Boolean(next.result && !state?.result);
   state = next;
   match.record = next.record;
   ui.partial = [];
@@ -361,10 +371,10 @@ function adopt(next, { moved = null } = {}) {
     sound.play(item.crown ? "crown" : item.captures.length ? "capture" : "move");
     announce(describeMove(item));
   }
-  if (next.result) {
+  if (ended) {
     count(next.result);
     renderTotals();
-    const human = vsComputer() ? humanColor() : null;
+    const human = remote ? remote.color() : vsComputer() ? humanColor() : null;
     sound.play(!next.result.winner ? "draw" : human && next.result.winner !== human ? "lose" : "win");
     announce(`${resultTitle()}. ${resultReason()}`);
   }
@@ -421,6 +431,10 @@ async function commit(route) {
   const epoch = ui.epoch;
   ui.busy = true;
   render();
+  if (remote) {
+    remote.move(route); // the server's event (or refusal) settles it
+    return;
+  }
   try {
     const record = { ...match.record, moves: [...match.record.moves, route.notation] };
     const next = await api.state(record);
@@ -522,6 +536,7 @@ function formConfig() {
 }
 
 async function start(config, setup = null) {
+  leaveRoom();
   cancelPending();
   const epoch = ui.epoch;
   const wanted = setup ? { ...setup, seed: config.seed || setup.seed } : { variant: config.rules, position: config.position, seed: config.seed };
@@ -535,6 +550,7 @@ async function start(config, setup = null) {
 }
 
 function begin(config, first) {
+  leaveRoom();
   showError("");
   const setup = first.record.setup;
   match = {
@@ -557,6 +573,29 @@ function begin(config, first) {
   announce(t("announce.started", { color: colorName(first.turn) }));
   board.focus();
   computerTurn();
+}
+
+// An online room's first state: its game replaces the one on this device (which stays saved).
+function enterRoom(driver, first) {
+  cancelPending();
+  remote = driver;
+  match = {
+    config: { ...DEFAULT_SETUP, opponent: "online", rules: first.variant, seed: first.record.setup.seed },
+    setup: first.record.setup, record: first.record, undoable: 0, flipped: false, counted: true,
+  };
+  state = first;
+  ui.partial = [];
+  ui.paused = false;
+  showError("");
+  render();
+  const html = document.documentElement;
+  html.dataset.games = String(Number(html.dataset.games || 0) + 1);
+}
+
+function leaveRoom() {
+  if (!remote) return;
+  remote.close();
+  remote = null;
 }
 
 async function undo() {
@@ -604,7 +643,7 @@ async function hint() {
 }
 
 function pause() {
-  if (!active() || ui.paused) return;
+  if (!active() || ui.paused || remote) return;
   ui.paused = true;
   announce(t("announce.paused"));
   render();
@@ -634,9 +673,13 @@ function confirmDialog(title, text, action) {
 
 async function resign() {
   if (!active()) return;
-  const loser = vsComputer() ? humanColor() : state.turn;
+  const loser = vsComputer() || remote ? humanColor() : state.turn;
   const sure = await confirmDialog(t("dialog.resignTitle"), t("dialog.resignText", { color: colorName(loser) }), t("dialog.resignConfirm"));
   if (!sure || !active()) return;
+  if (remote) {
+    remote.resign();
+    return;
+  }
   cancelPending();
   ui.paused = false;
   const epoch = ui.epoch;
@@ -668,20 +711,27 @@ function fillSetupOptions() {
     level.appendChild(option);
   }
   level.value = chosen;
-  const [red, white] = $("side").options;
+  const [red, white, random] = $("side").options;
   red.textContent = t("setup.sideFirst", { color: colorName("black") });
   white.textContent = t("setup.sideSecond", { color: colorName("white") });
+  random.textContent = t("online.sideRandom");
   updateSetupNotes();
 }
 
 function updateSetupNotes() {
   const form = $("setup");
   const computer = form.opponent.value === "computer";
+  const online = form.opponent.value === "online";
   $("level-field").hidden = !computer;
   $("level-note").textContent = t(`levelNotes.${form.level.value}`);
-  $("side-note").textContent = computer ? t("setup.sideNoteComputer", { color: colorName("white") }) : t("setup.sideNoteLocal");
+  $("side-note").textContent = computer ? t("setup.sideNoteComputer", { color: colorName("white") })
+    : online ? t("online.sideNote") : t("setup.sideNoteLocal");
+  // Online rooms always start from the standard position; a random side is theirs alone.
+  form.side.options[2].hidden = !online;
+  if (!online && form.side.value === "random") form.side.value = "red";
+  for (const name of ["position", "seed"]) form[name].closest(".field").hidden = online;
   const seed = form.seed.value.trim();
-  const reason = !seed ? t("setup.seedBlank") : seed.length > 96 ? t("setup.seedLong") : "";
+  const reason = online ? "" : !seed ? t("setup.seedBlank") : seed.length > 96 ? t("setup.seedLong") : "";
   $("seed-reason").textContent = reason;
   $("start").disabled = Boolean(reason);
   form.seed.setAttribute("aria-invalid", reason ? "true" : "false");
@@ -792,7 +842,9 @@ function wire() {
     updateSetupNotes();
     if ($("start").disabled) return;
     rememberSetup();
-    start(formConfig());
+    const config = formConfig();
+    if (config.opponent === "online") createRoom(config);
+    else start(config);
   });
   for (const name of ["opponent", "side", "rules", "position"]) {
     form[name].addEventListener("change", () => { updateSetupNotes(); rememberSetup(); });
@@ -894,7 +946,14 @@ async function main() {
     onLoad: (next, config) => begin(config, next),
     onError: failed,
   });
-  if (!(await restore())) await preview();
+  mountOnline({
+    enter: enterRoom, update: (next, { moved = false }) => { ui.busy = false; adopt(next, { moved }); },
+    moveRefused: () => { ui.busy = false; ui.partial = []; render(); },
+    animate: (path, captures, piece) => board.animate(path, captures, piece),
+    render, showError, announce, colorName,
+  });
+  const room = roomInUrl();
+  if (!(room && await openLink(room)) && !(await restore())) await preview();
   mountDailies({
     api, colorName,
     current: () => (match && state ? { record: match.record, config: match.config, state } : null),

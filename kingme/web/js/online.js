@@ -1,0 +1,455 @@
+// Online play with a friend: the room's HTTP calls, its WebSocket, the seat token, and the
+// room's panel (invite link, presence, spectators, score, requests, Play again).
+//
+// The game itself is drawn and played by the web app's own board and controls (main.js): this
+// module hands main.js a "remote" driver that says whether this browser may move, sends the
+// moves and requests, and passes on every state the server announces. The server checks
+// everything; the page only shows its answers. Nothing received is inserted as HTML.
+
+import { t } from "./i18n.js";
+import * as sound from "./sound.js";
+import { load, remove, save } from "./store.js";
+
+const COLORS = ["black", "white"];
+const RETRY_FIRST_MS = 500;
+const RETRY_MAX_MS = 10_000;
+const PING_MS = 25_000;
+// Close codes after which reconnecting cannot help: a refused token, an unknown or expired room.
+const FINAL_CLOSES = { 4401: "bad_token", 4404: "unknown_room", 4410: "expired" };
+
+const $ = (id) => document.getElementById(id);
+
+let hooks;
+// The open room, or null. See openRoom() for its fields.
+let room = null;
+
+function other(color) {
+  return color === "black" ? "white" : "black";
+}
+
+function tokenKey(id) {
+  return `room.${id}`;
+}
+
+// A move id unique in the room: crypto.randomUUID where the browser has it (secure contexts),
+// else 128 random bits from getRandomValues.
+function moveId() {
+  if (window.crypto.randomUUID) return window.crypto.randomUUID();
+  const bytes = new Uint8Array(16);
+  window.crypto.getRandomValues(bytes);
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+export function roomInUrl() {
+  const id = new URLSearchParams(window.location.search).get("room");
+  return id && /^[A-Za-z0-9_-]{1,64}$/.test(id) ? id : null;
+}
+
+function inviteUrl(id) {
+  return `${window.location.origin}/?room=${encodeURIComponent(id)}`;
+}
+
+async function http(method, path, body) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: body ? { "content-type": "application/json" } : {},
+      body: body ? JSON.stringify(body) : undefined,
+    });
+  } catch {
+    return { status: 0, data: {} };
+  }
+  const data = await response.json().catch(() => ({}));
+  return { status: response.status, data };
+}
+
+// The sentence for a refusal: our translation of its code, else the server's own sentence.
+function refusal(code, message) {
+  const key = `online.errors.${code}`;
+  const text = t(key);
+  return text === key ? message || t("online.errors.unknown") : text;
+}
+
+// ---- what this browser is in the room --------------------------------------------------
+
+function myColor() {
+  if (!room?.player || !room.state) return null;
+  return COLORS.find((color) => room.state.sides[color] === room.player) || null;
+}
+
+function game() {
+  return room.state.game;
+}
+
+function bothSeated() {
+  return Boolean(room.state.seated.black && room.state.seated.white);
+}
+
+function connected() {
+  return room.socket?.readyState === WebSocket.OPEN && room.greeted;
+}
+
+const driver = {
+  color: () => myColor(),
+  canMove: () => Boolean(room?.state && connected() && !room.pending && myColor() === game().turn && bothSeated()),
+  move(route) {
+    room.pending = { id: moveId(), move: route.notation };
+    room.sent.add(room.pending.id);
+    send({ type: "move", ...room.pending });
+  },
+  resign: () => send({ type: "resign" }),
+  role(color) {
+    if (!room?.state) return "";
+    const mine = myColor();
+    if (!room.state.seated[color]) return t("online.waitingSeat");
+    if (mine === color) return t("players.you");
+    if (mine) return t("online.friend");
+    return t(room.state.sides[color] === 1 ? "players.player1" : "players.player2");
+  },
+  status() {
+    if (!room?.state) return "";
+    if (room.stopped) return room.stopped;
+    if (!connected()) return t("online.reconnecting");
+    if (!bothSeated()) return t("online.waitingFriend");
+    const mine = myColor();
+    const turn = game().turn;
+    if (game().result || turn === mine) return "";
+    return t(mine ? "online.theirTurn" : "status.turn", { color: hooks.colorName(turn) });
+  },
+  close: () => closeRoom(),
+};
+
+// ---- the socket ------------------------------------------------------------------------
+
+function send(message) {
+  if (room?.socket?.readyState === WebSocket.OPEN) room.socket.send(JSON.stringify(message));
+}
+
+function connect() {
+  const current = room;
+  const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
+  const socket = new WebSocket(`${scheme}//${window.location.host}/ws/rooms/${encodeURIComponent(current.id)}`);
+  current.socket = socket;
+  current.greeted = false;
+  socket.addEventListener("open", () => {
+    const hello = { type: "hello" };
+    if (current.token) hello.token = current.token;
+    if (current.last !== null) hello.last_event = current.last;
+    socket.send(JSON.stringify(hello));
+  });
+  socket.addEventListener("message", (event) => {
+    if (room !== current || current.socket !== socket) return;
+    let message;
+    try {
+      message = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    current.queue = current.queue.then(() => receive(current, message)).catch((error) => console.error(error));
+  });
+  socket.addEventListener("close", (event) => {
+    if (room !== current || current.socket !== socket) return;
+    current.greeted = false;
+    window.clearInterval(current.pinger);
+    const final = FINAL_CLOSES[event.code];
+    if (final === "bad_token") {
+      // The server refuses this seat token: forget it, say so, and watch instead.
+      remove(tokenKey(current.id));
+      current.token = null;
+      current.player = null;
+      current.notice = refusal(final, event.reason);
+    } else if (final) {
+      stop(refusal(final, event.reason));
+      return;
+    }
+    retry(current);
+    hooks.render();
+  });
+}
+
+// Reconnect with back-off: 0.5 s doubling to 10 s, with some jitter so a restarted server is not
+// hit by every client at once.
+function retry(current) {
+  window.clearTimeout(current.timer);
+  const wait = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** current.attempts);
+  current.attempts += 1;
+  current.timer = window.setTimeout(() => room === current && connect(), wait * (0.75 + Math.random() / 2));
+}
+
+function reconnectNow() {
+  const state = room?.socket?.readyState;
+  if (!room || room.stopped || state === WebSocket.OPEN || state === WebSocket.CONNECTING) return;
+  window.clearTimeout(room.timer);
+  room.attempts = 0;
+  connect();
+}
+
+async function receive(current, message) {
+  switch (message.type) {
+    case "welcome": return welcome(current, message);
+    case "event": return eventReceived(current, message);
+    case "ack":
+      if (current.pending?.id === message.id) current.pending = null;
+      return undefined;
+    case "presence":
+      current.presence = message;
+      return hooks.render();
+    case "error": return refused(current, message);
+    default: return undefined;
+  }
+}
+
+function welcome(current, message) {
+  current.greeted = true;
+  current.attempts = 0;
+  window.clearInterval(current.pinger);
+  current.pinger = window.setInterval(() => send({ type: "ping" }), PING_MS);
+  current.player = message.you.player;
+  const first = current.state === null;
+  adoptState(current, message.state);
+  hooks.showError("");
+  if (first) hooks.enter(driver, game());
+  else hooks.update(game(), {});
+  // A move sent just before the connection dropped: send it again; the server acknowledges a
+  // move it already has without playing it twice.
+  if (current.pending) send({ type: "move", ...current.pending });
+}
+
+function adoptState(current, state) {
+  current.state = state;
+  current.last = state.version;
+}
+
+async function eventReceived(current, message) {
+  if (current.last !== null && message.n <= current.last) return;
+  if (current.last !== null && message.n !== current.last + 1) {
+    send({ type: "sync", last_event: current.last });
+    return;
+  }
+  const before = current.state?.game;
+  adoptState(current, message.state);
+  const { kind, data } = message;
+  const mine = myColor();
+  if (kind === "move") {
+    // This page's own move was animated as it was played; the ack may come before or after.
+    if (current.pending?.id === data.id) current.pending = null;
+    current.notice = ""; // a move also clears pending offers and requests
+    const piece = before?.board[String(data.path[0])];
+    if (!current.sent.has(data.id) && piece) await hooks.animate(data.path, data.captures, piece);
+    if (room === current) hooks.update(game(), { moved: true });
+    return;
+  }
+  current.notice = noticeFor(kind, data, mine);
+  if (current.notice && data.color && data.color !== mine) sound.play("select");
+  hooks.update(game(), {});
+  if (current.notice) hooks.announce(current.notice);
+}
+
+function noticeFor(kind, data, mine) {
+  const name = data.color ? hooks.colorName(data.color) : "";
+  const theirs = data.color && data.color !== mine;
+  switch (kind) {
+    case "joined": return t("online.notice.joined", { color: hooks.colorName(data.color) });
+    case "undo_requested": return theirs && mine ? t("online.notice.undoAsked") : t("online.notice.undoRequested", { color: name });
+    case "undo_declined": return t("online.notice.undoDeclined", { color: name });
+    case "undo_accepted": return t("online.notice.undoAccepted", { color: name });
+    case "draw_offered": return theirs && mine ? t("online.notice.drawAsked") : t("online.notice.drawOffered", { color: name });
+    case "draw_declined": return t("online.notice.drawDeclined", { color: name });
+    case "play_again_requested": return t("online.notice.playAgain", { color: name });
+    case "new_game": return t("online.notice.newGame", { n: data.game_no });
+    default: return "";
+  }
+}
+
+function refused(current, message) {
+  if (message.id && current.pending?.id === message.id) {
+    current.pending = null;
+    hooks.moveRefused();
+  }
+  if (message.code === "conflict") return; // a fresh welcome follows
+  hooks.showError(refusal(message.code, message.message));
+}
+
+// ---- opening and leaving rooms ---------------------------------------------------------------
+
+function openRoom(id, token, player) {
+  closeRoom();
+  room = {
+    id, token, player, state: null, last: null, presence: null, pending: null, sent: new Set(), notice: "",
+    socket: null, greeted: false, attempts: 0, timer: null, pinger: null, stopped: "", queue: Promise.resolve(),
+  };
+  if (roomInUrl() !== id) window.history.pushState(null, "", `/?room=${encodeURIComponent(id)}`);
+  $("invite-link").value = inviteUrl(id);
+  connect();
+}
+
+// The room cannot be reached any more (refused token, unknown or expired): say so, stop trying.
+function stop(sentence) {
+  room.stopped = sentence;
+  window.clearTimeout(room.timer);
+  window.clearInterval(room.pinger);
+  hooks.showError(sentence);
+  hooks.render();
+}
+
+function closeRoom() {
+  if (!room) return;
+  const leaving = room;
+  room = null;
+  window.clearTimeout(leaving.timer);
+  window.clearInterval(leaving.pinger);
+  leaving.socket?.close(1000);
+  if (roomInUrl()) window.history.replaceState(null, "", "/");
+}
+
+// 'Play online with a friend': create a room with the creator's rules and side, keep the seat.
+export async function createRoom({ rules, side }) {
+  const wanted = { red: "black", white: "white", random: "random" }[side] || "random";
+  const { status, data } = await http("POST", "/api/rooms", { variant: rules, side: wanted });
+  if (status !== 201) {
+    const code = status === 429 ? "too_many_rooms" : data.code;
+    hooks.showError(status ? refusal(code, data.error) : t("errors.network"));
+    return;
+  }
+  save(tokenKey(data.room), { token: data.token });
+  openRoom(data.room, data.token, data.player);
+}
+
+// A room link: back into our seat with the stored token, else take the empty seat, else watch.
+export async function openLink(id) {
+  const { status, data } = await http("GET", `/api/rooms/${encodeURIComponent(id)}`);
+  if (status === 404 || status === 410) {
+    hooks.showError(refusal(status === 404 ? "unknown_room" : "expired", data.error));
+    window.history.replaceState(null, "", "/");
+    return false;
+  }
+  if (status !== 200) {
+    hooks.showError(status ? refusal(data.code, data.error) : t("errors.network"));
+    return false;
+  }
+  const stored = load(tokenKey(id), null);
+  if (stored?.token) {
+    openRoom(id, stored.token, null);
+    return true;
+  }
+  if (data.open) {
+    const joined = await http("POST", `/api/rooms/${encodeURIComponent(id)}/join`);
+    if (joined.status === 201) {
+      save(tokenKey(id), { token: joined.data.token });
+      openRoom(id, joined.data.token, joined.data.player);
+      return true;
+    }
+  }
+  openRoom(id, null, null);
+  return true;
+}
+
+// ---- the room's panel ------------------------------------------------------------------------
+
+function show(id, visible) {
+  $(id).hidden = !visible;
+}
+
+function renderPresence() {
+  for (const box of document.querySelectorAll("#scoreboard .player")) {
+    const color = box.dataset.color;
+    const mark = box.querySelector(".player-presence");
+    if (!mark || !color) continue;
+    mark.dataset.testid = `presence-${color}`;
+    const seated = Boolean(room?.state?.seated[color]);
+    const here = Boolean(room?.presence?.[color]) || (color === myColor() && connected());
+    mark.dataset.connected = String(seated && here);
+    mark.textContent = !room ? "" : !seated ? t("online.presence.empty") : here ? t("online.presence.here") : t("online.presence.away");
+  }
+}
+
+// The room's panel and the presence marks; main.js calls this at the end of every render.
+export function renderRoom() {
+  const on = Boolean(room);
+  document.documentElement.dataset.online = on ? "on" : "off";
+  renderPresence();
+  if (!on || !room.state) return;
+  const state = room.state;
+  const mine = myColor();
+  const over = Boolean(game().result);
+  const playing = Boolean(mine) && !over && bothSeated();
+  const theirs = mine ? other(mine) : null;
+  $("online-score").textContent = t("online.score", {
+    black: hooks.colorName("black"), white: hooks.colorName("white"),
+    blackWins: state.score.black, whiteWins: state.score.white, draws: state.score.draws,
+  });
+  $("spectators").textContent = String(room.presence?.spectators ?? 0);
+  $("online-role").textContent = mine ? t("online.youPlay", { color: hooks.colorName(mine) }) : t("online.watching");
+  $("online-notice").textContent = room.notice;
+  $("online-panel").dataset.waiting = String(!bothSeated());
+  show("undo-request", playing);
+  $("undo-request").disabled = !connected() || Boolean(state.undo_request) || !game().history.some((item) => item.color === mine);
+  show("undo-accept", playing && state.undo_request === theirs);
+  show("undo-decline", playing && state.undo_request === theirs);
+  show("draw-offer", playing);
+  $("draw-offer").disabled = !connected() || Boolean(state.draw_offer);
+  show("draw-accept", playing && state.draw_offer === theirs);
+  show("draw-decline", playing && state.draw_offer === theirs);
+  const again = Boolean(mine) && over;
+  show("play-again", again);
+  show("keep-sides", again);
+  const asked = Boolean(state.play_again?.[mine]);
+  $("play-again").disabled = asked || !connected();
+  $("play-again").textContent = t(asked ? "online.playAgainWaiting" : state.play_again?.[theirs] ? "online.playAgainAccept" : "online.playAgain");
+  $("keep-sides").disabled = asked;
+  $("resign").disabled = !playing || !connected();
+  $("online-actions").hidden = !mine;
+}
+
+async function copyLink() {
+  const input = $("invite-link");
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(input.value);
+    copied = true;
+  } catch {
+    // No clipboard API (an insecure origin, or permission refused): copy the selected text.
+    input.focus();
+    input.select();
+    try {
+      copied = document.execCommand("copy");
+    } catch {
+      copied = false;
+    }
+  }
+  $("copy-link").textContent = t(copied ? "online.copied" : "online.copyManually");
+  window.setTimeout(() => { $("copy-link").textContent = t("online.copy"); }, 2000);
+}
+
+// hooks (from main.js): enter(driver, gameState), update(gameState, {moved}), moveRefused(),
+// animate(path, captures, piece), render(), showError(text), announce(text), colorName(color).
+export function mountOnline(given) {
+  hooks = given;
+  $("copy-link").addEventListener("click", copyLink);
+  $("invite-link").addEventListener("focus", () => $("invite-link").select());
+  const request = (type) => () => {
+    room.notice = "";
+    send({ type });
+  };
+  $("undo-request").addEventListener("click", request("undo_request"));
+  $("undo-accept").addEventListener("click", request("undo_accept"));
+  $("undo-decline").addEventListener("click", request("undo_decline"));
+  $("draw-offer").addEventListener("click", request("draw_offer"));
+  $("draw-accept").addEventListener("click", request("draw_accept"));
+  $("draw-decline").addEventListener("click", request("draw_decline"));
+  $("keep-sides").addEventListener("click", () => {
+    const pressed = $("keep-sides").getAttribute("aria-pressed") !== "true";
+    $("keep-sides").setAttribute("aria-pressed", String(pressed));
+  });
+  $("play-again").addEventListener("click", () => {
+    send({ type: "play_again", keep_sides: $("keep-sides").getAttribute("aria-pressed") === "true" });
+    $("keep-sides").setAttribute("aria-pressed", "false");
+  });
+  window.addEventListener("online", reconnectNow);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) reconnectNow(); });
+  window.addEventListener("popstate", () => {
+    const id = roomInUrl();
+    if (id && id !== room?.id) openLink(id);
+  });
+}

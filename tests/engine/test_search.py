@@ -1,0 +1,55 @@
+"""The search and evaluation: colour-blind, budget-bound, and reading captures to the end."""
+
+from __future__ import annotations
+
+import random
+
+from kingme.engine import choose_move
+from kingme.engine.analysis import analyse
+from kingme.engine.evaluation import evaluate
+from kingme.game import Game, Setup
+from tests.engine.random_positions import random_board
+
+
+def _turned(mask: int) -> int:
+    return int(f"{mask:032b}"[::-1], 2)
+
+
+def test_the_evaluation_is_the_same_for_either_colour_on_the_turned_board() -> None:
+    rng = random.Random("symmetry")
+    for _ in range(500):
+        board = random_board(rng, "american")
+        own, opp = (board.black, board.white) if board.black_to_move else (board.white, board.black)
+        for full in (False, True):
+            here = evaluate(own, opp, board.kings, board.black_to_move, full)
+            there = evaluate(_turned(own), _turned(opp), _turned(board.kings), not board.black_to_move, full)
+            assert here == there, board.fen()
+
+
+def test_a_search_never_exceeds_its_node_budget_and_reports_what_it_did() -> None:
+    result = analyse(Game(), depth=30, nodes=20_000)
+    assert result.nodes <= 20_000
+    assert 1 <= result.depth < 30
+    assert result.pv[0] == result.move
+
+
+def test_a_shallow_search_still_reads_a_forced_capture_sequence_to_the_end() -> None:
+    # Black's double jump takes White's last two pieces: a won game, which depth 1 only sees
+    # because the search goes on while captures are available.
+    game = Game(Setup(fen="B:W14,23:B9"))
+    result = analyse(game, depth=1, nodes=1_000)
+    assert str(result.move) == "9x18x27"
+    assert result.score > 25_000
+
+
+def test_the_side_ahead_in_material_gets_a_positive_score() -> None:
+    game = Game(Setup(fen="B:W22-32:B1-12"))
+    assert analyse(game, depth=6, nodes=100_000).score > 50
+
+
+def test_two_kings_drive_a_lone_king_out_of_the_double_corner_and_win() -> None:
+    game = Game(Setup(fen="B:WK32:BK14,K19", seed="endgame"))
+    while not game.is_over:
+        game.push(choose_move(game, "strong"))
+    assert game.result is not None and game.result.winner == "black"
+    assert len(game.moves) < 40  # well inside the 80-ply no-progress limit

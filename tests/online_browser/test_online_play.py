@@ -1,0 +1,297 @@
+"""Online play with a friend, end to end: two or three Chromium contexts against ``kingme serve``."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_friend_joins_by_the_invite_link_and_moves_reach_both_players_and_a_spectator(players):
+    host, friend, watcher = players(), players(animated=True), players(animated=True)
+    link = host.create(side="red")
+    expect(host.connected("white")).to_have_attribute("data-connected", "false")
+    expect(host.hook("status")).to_have_text("Waiting for your friend to open the invite link.")
+    host.screenshot("online-waiting")
+
+    friend.open_link(link)
+    expect(friend.hook("status")).to_contain_text("Red to move")
+    expect(host.connected("white")).to_have_attribute("data-connected", "true")
+    expect(friend.connected("black")).to_have_attribute("data-connected", "true")
+    watcher.open_link(link)
+    expect(host.hook("spectators")).to_have_text("1")
+    expect(watcher.page.locator("#board [data-movable=true]")).to_have_count(0)
+    expect(watcher.hook("undo-request")).to_be_hidden()
+
+    host.move()
+    friend.wait_for_history(1)
+    expect(friend.page.locator("#board [data-movable=true]").first).to_be_visible()
+    expect(host.page.locator("#board [data-movable=true]")).to_have_count(0)
+    friend.move()
+    host.wait_for_history(2)
+    watcher.wait_for_history(2)
+    watcher.screenshot("online-spectator")
+    assert host.history() == friend.history() == watcher.history()
+    assert host.history()[0].startswith("Red") and host.history()[1].startswith("White")
+
+
+def test_a_refresh_mid_game_keeps_the_seat_and_the_position_and_a_dropped_player_shows_as_away(players):
+    host, friend = players(), players()
+    link = host.create(side="white")
+    friend.open_link(link)
+    friend.move()  # the friend has Red: Red moves first
+    host.move()
+    friend.wait_for_history(2)
+    position = friend.position()
+    assert len(position) == 24
+
+    friend.page.reload()
+    friend.page.wait_for_selector("html[data-ready=true]")
+    friend.wait_for_history(2)
+    assert friend.position() == position
+    friend.move()
+    host.wait_for_history(3)
+
+    host.page.goto("about:blank")
+    expect(friend.connected("white")).to_have_attribute("data-connected", "false")
+    expect(friend.connected("white")).to_have_text("away")
+    host.open_link(link)
+    expect(friend.connected("white")).to_have_attribute("data-connected", "true")
+    host.wait_for_history(3)
+    host.move()
+    friend.wait_for_history(4)
+
+
+def test_an_undo_request_is_declined_then_accepted_and_a_draw_offer_is_declined_then_accepted(players):
+    host, friend = players(), players()
+    friend.open_link(host.create(side="red"))
+    host.move()
+    friend.wait_for_history(1)
+
+    host.hook("undo-request").click()
+    expect(friend.hook("online-notice")).to_have_text("Your friend asks to undo their last move.")
+    friend.hook("undo-decline").click()
+    expect(host.hook("online-notice")).to_have_text("White refused the undo.")
+    expect(friend.hook("undo-accept")).to_be_hidden()
+    assert len(host.history()) == 1
+
+    host.hook("undo-request").click()
+    friend.hook("undo-accept").click()
+    host.wait_for_history(0)
+    friend.wait_for_history(0)
+    host.move()
+    friend.wait_for_history(1)
+
+    friend.hook("draw-offer").click()
+    expect(host.hook("online-notice")).to_have_text("Your friend offers a draw.")
+    host.hook("draw-decline").click()
+    expect(friend.hook("online-notice")).to_have_text("Red declined the draw.")
+    friend.move()
+    host.wait_for_history(2)
+    host.hook("draw-offer").click()
+    friend.hook("draw-accept").click()
+    for player in (host, friend):
+        expect(player.hook("result")).to_have_text("Draw")
+        expect(player.hook("result-reason")).to_have_text("The players agreed to a draw.")
+        expect(player.hook("score")).to_have_text("Red 0 · White 0 · Draws 1")
+
+
+def test_resign_asks_once_more_and_play_again_switches_sides_and_carries_the_score(players):
+    host, friend = players(), players()
+    friend.open_link(host.create(side="red"))
+    host.move()
+    friend.wait_for_history(1)
+
+    host.hook("resign").click()
+    host.hook("cancel").click()
+    expect(host.hook("result")).to_be_hidden()
+    host.resign()
+    for player in (host, friend):
+        expect(player.hook("result")).to_have_text("White wins")
+        expect(player.hook("result-reason")).to_have_text("Red resigned.")
+        expect(player.hook("score")).to_have_text("Red 0 · White 1 · Draws 0")
+    host.hook("play-again").click()
+    expect(host.hook("play-again")).to_be_disabled()
+    expect(friend.hook("online-notice")).to_have_text("Red wants to play again.")
+    friend.screenshot("online-result", full_page=True)
+    friend.hook("play-again").click()
+    for player in (host, friend):
+        expect(player.hook("result")).to_be_hidden()
+        player.wait_for_history(0)
+    # The friend, who won with White, now has Red and moves first: the win is Red's column now.
+    expect(friend.hook("online-role")).to_have_text("You play Red.")
+    for player in (host, friend):
+        expect(player.hook("score")).to_have_text("Red 1 · White 0 · Draws 0")
+    friend.move()
+    host.wait_for_history(1)
+
+    friend.resign()
+    host.hook("keep-sides").click()
+    host.hook("play-again").click()
+    friend.hook("play-again").click()
+    host.wait_for_history(0)
+    expect(host.hook("online-role")).to_have_text("You play White.")
+    expect(host.hook("score")).to_have_text("Red 1 · White 1 · Draws 0")
+
+
+def test_an_unknown_or_expired_room_link_says_so_plainly(players):
+    visitor = players()
+    visitor.open_link(f"{visitor.url}/?room=no-such-room-0123456789")
+    expect(visitor.hook("error")).to_have_text(re.compile("This game link is unknown"))
+    expect(visitor.hook("invite-link")).to_be_hidden()
+    expect(visitor.hook("status")).to_have_text("Choose your match, then select Start match.")
+
+    # The server answers 410 for a room 30 days without a move (stood in for here).
+    gone = '{"error": "this room has expired", "code": "expired"}'
+    visitor.page.route("**/api/rooms/old-room-0123456789", lambda route: route.fulfill(status=410, body=gone))
+    visitor.open_link(f"{visitor.url}/?room=old-room-0123456789")
+    expect(visitor.hook("error")).to_have_text(re.compile("This game link has expired"))
+
+
+def test_a_room_link_carrying_markup_is_not_followed_and_nothing_is_inserted_as_html(players):
+    visitor = players()
+    dialogs = []
+    visitor.page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    visitor.open_link(f"{visitor.url}/?room=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E")
+    expect(visitor.hook("status")).to_have_text("Choose your match, then select Start match.")
+    assert visitor.page.locator("img").count() == 0
+    assert dialogs == []
+
+
+def test_the_room_looks_right_on_a_phone_and_a_desktop(players):
+    host, friend = players(), players(phone=True)
+    friend.open_link(host.create(side="red"))
+    host.move()
+    friend.wait_for_history(1)
+    expect(friend.connected("black")).to_have_attribute("data-connected", "true")
+    host.screenshot("online-desktop")
+    friend.screenshot("online-phone")
+    friend.screenshot("online-phone-full", full_page=True)
+
+
+def test_a_dropped_connection_reconnects_by_itself_and_catches_up_on_what_it_missed(players):
+    host, friend = players(), players()
+    sockets = []
+
+    def through(route: object) -> None:
+        route.connect_to_server()
+        sockets.append(route)
+
+    friend.page.route_web_socket(re.compile(r"/ws/rooms/"), through)
+    friend.open_link(host.create(side="red"))
+    host.move()
+    friend.wait_for_history(1)
+    friend.move()
+    host.wait_for_history(2)
+
+    sockets[-1].close(code=4000, reason="network trouble")
+    host.move()
+    friend.wait_for_history(3)
+    assert len(sockets) >= 2  # the page opened a new connection by itself
+    assert friend.history() == host.history()
+    friend.move()
+    host.wait_for_history(4)
+
+
+def test_a_refused_move_shows_an_error_to_its_sender_alone_and_changes_nothing(players):
+    host, friend = players(), players()
+    to_server = []
+
+    def through(route: object) -> None:
+        to_server.append(route.connect_to_server())
+
+    friend.page.route_web_socket(re.compile(r"/ws/rooms/"), through)
+    friend.open_link(host.create(side="red"))
+    host.move()
+    friend.wait_for_history(1)
+
+    to_server[-1].send('{"type": "move", "id": "sneaky-1", "move": "1-5"}')  # as if the friend's page sent it
+    expect(friend.hook("error")).to_have_text("That move is not allowed here.")
+    expect(host.hook("error")).to_be_hidden()
+    assert len(host.history()) == len(friend.history()) == 1
+    friend.move()  # the page goes on as before
+    host.wait_for_history(2)
+
+
+def test_copy_link_puts_the_invite_link_on_the_clipboard_or_selects_it(players):
+    host = players()
+    host.page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    link = host.create()
+    host.hook("copy-link").click()
+    expect(host.hook("copy-link")).to_have_text("Copied")
+    assert host.page.evaluate("navigator.clipboard.readText()") == link
+
+    host.page.evaluate("Object.defineProperty(navigator, 'clipboard', { value: undefined })")
+    host.hook("copy-link").click()
+    expect(host.hook("copy-link")).to_have_text(re.compile("Copied|Select the link and copy it"))
+    selected = host.hook("invite-link").evaluate("input => input.value.slice(input.selectionStart, input.selectionEnd)")
+    assert selected == link
+
+
+def test_colour_names_follow_the_chosen_piece_theme(players):
+    host, friend = players(), players()
+    friend.hook("open-settings").click()
+    friend.hook("piece-theme").select_option("black-white")
+    friend.page.keyboard.press("Escape")
+    friend.open_link(host.create(side="white"))
+    expect(friend.hook("online-role")).to_have_text("You play Black.")
+    expect(friend.hook("score")).to_have_text("Black 0 · White 0 · Draws 0")
+    expect(host.hook("status")).to_have_text("Red to move. Waiting for your friend.")
+
+
+def test_a_game_on_this_device_leaves_the_room_and_the_room_link_brings_the_seat_back(players):
+    host, friend = players(), players()
+    link = host.create(side="red")
+    friend.open_link(link)
+    host.move()
+    friend.wait_for_history(1)
+
+    host.start(opponent="local", side="red", position="standard")
+    expect(host.hook("invite-link")).to_be_hidden()
+    expect(host.hook("undo")).to_be_visible()
+    assert host.page.url == f"{host.url}/"
+    expect(friend.connected("black")).to_have_attribute("data-connected", "false")
+
+    host.open_link(link)
+    host.wait_for_history(1)
+    expect(host.hook("online-role")).to_have_text("You play Red.")
+    expect(friend.connected("black")).to_have_attribute("data-connected", "true")
+    friend.move()
+    host.wait_for_history(2)
+
+
+def test_a_gap_in_event_numbers_makes_the_page_ask_for_the_state_again(players):
+    host, friend = players(), players()
+    drop_next_move = []
+
+    def through(route: object) -> None:
+        server = route.connect_to_server()
+
+        def forward(message: str) -> None:
+            event = json.loads(message)
+            if drop_next_move and event.get("type") == "event" and event.get("kind") == "move":
+                drop_next_move.clear()  # this one is lost on the way
+                return
+            route.send(message)
+
+        server.on_message(forward)
+
+    friend.page.route_web_socket(re.compile(r"/ws/rooms/"), through)
+    friend.open_link(host.create(side="red"))
+    host.move()
+    friend.wait_for_history(1)
+    friend.move()
+    host.wait_for_history(2)
+
+    drop_next_move.append(True)
+    host.move()
+    host.wait_for_history(3)
+    expect(friend.page.locator("[data-testid=history] li")).to_have_count(2)
+    host.hook("draw-offer").click()  # the next event shows the friend's page what it missed
+    friend.wait_for_history(3)
+    assert friend.history() == host.history()
+    expect(friend.hook("draw-accept")).to_be_visible()
