@@ -48,10 +48,9 @@ def _run_match(args: argparse.Namespace) -> int:
     )
     started = time.perf_counter()
     result = run_match(args.a, args.b, openings, args.workers, args.variant, lambda line: print(line, flush=True))
-    elo, margin = result.elo()
     print(f"games: {result.games}  {args.a} wins: {result.wins}  draws: {result.draws}  losses: {result.losses}")
     print(f"score of {args.a}: {100 * result.score:.1f}%")
-    print(f"Elo difference: {elo:+.0f} ± {margin:.0f} (95%)")
+    print(f"Elo difference: {result.describe_elo()}")
     print(f"time: {time.perf_counter() - started:.0f} s")
     return 0
 

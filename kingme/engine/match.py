@@ -49,6 +49,12 @@ def play_game(task: GameTask) -> str | None:
     return game.result.winner  # type: ignore[union-attr]
 
 
+def _to_elo(score: float) -> float:
+    if score <= 0 or score >= 1:
+        return math.copysign(math.inf, score - 0.5)
+    return -400 * math.log10(1 / score - 1)
+
+
 @dataclass(frozen=True)
 class MatchResult:
     """Wins, draws and losses of level ``a`` against level ``b``."""
@@ -68,21 +74,32 @@ class MatchResult:
         """``a``'s share of the points (a draw is half a point)."""
         return (self.wins + self.draws / 2) / self.games
 
-    def elo(self) -> tuple[float, float]:
-        """Elo difference of ``a`` over ``b`` and the half-width of its 95% interval (from the
-        standard error of the per-game score; infinite at a 0% or 100% score)."""
+    def elo_interval(self) -> tuple[float, float, float]:
+        """Elo difference of ``a`` over ``b`` and its 95% interval (low, high), from the standard
+        error of the per-game score; a bound is infinite where the score interval reaches 0% or
+        100%."""
         n, p = self.games, self.score
         variance = (self.wins * (1 - p) ** 2 + self.draws * (0.5 - p) ** 2 + self.losses * p**2) / n
-
-        def to_elo(q: float) -> float:
-            if q <= 0 or q >= 1:
-                return math.copysign(math.inf, q - 0.5)
-            return -400 * math.log10(1 / q - 1)
-
         margin = 1.96 * math.sqrt(variance / n)
-        low, high = to_elo(p - margin), to_elo(p + margin)
+        return _to_elo(p), _to_elo(p - margin), _to_elo(p + margin)
+
+    def elo(self) -> tuple[float, float]:
+        """Elo difference and the half-width of its 95% interval (infinite if a bound is)."""
+        elo, low, high = self.elo_interval()
         half_width = (high - low) / 2
-        return to_elo(p), half_width if math.isfinite(half_width) else math.inf
+        return elo, half_width if math.isfinite(half_width) else math.inf
+
+    def describe_elo(self) -> str:
+        """The Elo difference in words: ``+255 ± 155 (95%)``, or the finite bound when the
+        interval is open."""
+        elo, low, high = self.elo_interval()
+        if math.isfinite(low) and math.isfinite(high):
+            return f"{elo:+.0f} ± {(high - low) / 2:.0f} (95%)"
+        if math.isfinite(low):
+            return f"{elo:+.0f}, at least {low:+.0f} (95%)" if math.isfinite(elo) else f"at least {low:+.0f} (95%)"
+        if math.isfinite(high):
+            return f"{elo:+.0f}, at most {high:+.0f} (95%)" if math.isfinite(elo) else f"at most {high:+.0f} (95%)"
+        return "not measurable: one side took every point"
 
 
 def _tasks(a: str, b: str, openings: int, variant: str) -> Iterator[GameTask]:

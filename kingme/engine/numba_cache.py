@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 _HERE = Path(__file__).resolve().parent
@@ -54,9 +55,14 @@ def cache_directory() -> Path:
 
 
 def configure() -> Path:
-    """Point numba's cache at ``cache_directory()``, even if numba was imported already."""
+    """Point numba's cache at ``cache_directory()``, even if numba was imported already; when
+    that cannot be created either (no writable home), use the system's temporary directory."""
     directory = cache_directory()
-    directory.mkdir(parents=True, exist_ok=True)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        directory = Path(tempfile.gettempdir()) / f"kingme-{os.getuid()}" / directory.name
+        directory.mkdir(parents=True, exist_ok=True)
     os.environ["NUMBA_CACHE_DIR"] = str(directory)
     config = sys.modules.get("numba.core.config")
     if config is not None:

@@ -61,6 +61,7 @@ def client(tmp_path: Any) -> Iterator[TestClient]:
 
 # ---- browser flows -------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="session")
 def daily_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app on a free port, in a thread: instant engine, the small collection, today fixed."""

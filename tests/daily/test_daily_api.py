@@ -119,3 +119,14 @@ def test_a_body_that_is_not_json_is_refused(client: TestClient) -> None:
     answer = client.post("/api/puzzles/opening-trade/move", content=b"{not json")
     assert answer.status_code == 400
     assert "JSON" in answer.json()["error"]
+
+
+def test_every_puzzle_of_the_stored_collection_is_served_and_its_first_move_accepted(client: TestClient) -> None:
+    from kingme.engine.puzzles import stored_collection
+
+    client.app.state.puzzles = None  # the package's own collection
+    today = client.get("/api/daily/puzzle").json()
+    assert today["id"] == stored_collection().of_the_day(TODAY).id
+    for puzzle in stored_collection().puzzles:
+        answer = client.post(f"/api/puzzles/{puzzle.id}/move", json={"ply": 0, "move": puzzle.solution[0]}).json()
+        assert answer["correct"] and answer["solved"] == (len(puzzle.solution) == 1)

@@ -138,8 +138,9 @@ def test_the_verifier_rejects_a_move_that_does_not_win() -> None:
 def test_stored_puzzles_verify_smoke_subset() -> None:
     collection = stored_collection()
     assert check_puzzle(collection.get("seeing-is-believing")) is None
-    generated = [p for p in collection.puzzles if p.id.startswith("g-") and len(p.solution) == 1]
-    assert check_puzzle(generated[0]) is None
+    # A generated puzzle with a wide margin (its move +2.4 men, the next best -2.4), so that a
+    # retuned evaluation does not turn this smoke test into a test of the threshold.
+    assert check_puzzle(collection.get("g-2f423bba8d")) is None
 
 
 def test_the_verify_command_names_a_rejected_puzzle_and_exits_non_zero(

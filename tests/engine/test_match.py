@@ -26,3 +26,8 @@ def test_elo_difference_is_zero_at_even_score_and_grows_with_the_score() -> None
     elo, margin = ahead.elo()
     assert 100 < elo < 200 and 0 < margin < math.inf
     assert MatchResult("a", "b", 4, 0, 0).elo() == (math.inf, math.inf)
+
+
+def test_elo_is_described_with_its_margin_or_as_not_measurable_when_one_side_takes_every_point() -> None:
+    assert MatchResult("a", "b", 10, 6, 0).describe_elo() == "+255 ± 155 (95%)"
+    assert MatchResult("a", "b", 4, 0, 0).describe_elo() == "not measurable: one side took every point"

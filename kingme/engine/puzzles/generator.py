@@ -106,13 +106,16 @@ def winning_line(board: Board, key: Move, depth: int, solver_moves: int) -> list
     return None
 
 
-def _difficulty(board: Board, key: Move, line: list[Move]) -> str:
-    """Easy when a short search already sees the shot (in a short line), hard when only a deep one does."""
-    if _clear_win(scored := score_moves(board, 5)) and scored[0].move == key:
-        return "easy" if len(line) <= 3 else "medium"
-    if _clear_win(scored := score_moves(board, 8)) and scored[0].move == key:
-        return "medium"
-    return "hard"
+def difficulty(board: Board, key: Move, plies: int) -> str:
+    """How hard the shot is to see: the shallowest search depth at which ``key`` stands out as the
+    only win (easy by 5 plies, hard beyond 7), made harder by a long line."""
+    seen_at = next(
+        (depth for depth in (4, 5, 6, 7) if _clear_win(scored := score_moves(board, depth)) and scored[0].move == key),
+        None,
+    )
+    if seen_at is None or plies >= 9:
+        return "hard"
+    return "easy" if seen_at <= 5 and plies <= 3 else "medium"
 
 
 def _title(board: Board, line: list[Move]) -> str:
@@ -146,7 +149,8 @@ def find_puzzle(board: Board, budget: GeneratorBudget) -> Puzzle | None:
     if line is None:
         return None
     fen = board.fen()
-    return Puzzle(puzzle_id(fen), fen, tuple(map(str, line)), _title(board, line), "", _difficulty(board, key, line))
+    level = difficulty(board, key, len(line))
+    return Puzzle(puzzle_id(fen), fen, tuple(map(str, line)), _title(board, line), "", level)
 
 
 def game_positions(number: int, budget: GeneratorBudget) -> Iterator[Board]:

@@ -133,7 +133,7 @@ function button(mode, testid, key) {
   return entry;
 }
 
-export function showMode(mode) {
+function showMode(mode) {
   document.documentElement.dataset.mode = mode;
   for (const entry of document.querySelectorAll("#modes .mode")) {
     const on = entry.dataset.mode === mode || (mode === "play" && entry.dataset.mode === "daily-game" && document.documentElement.dataset.daily === "on");
