@@ -1,4 +1,5 @@
-"""Fixtures shared by every browser suite (web, daily, online): one Chromium per test process.
+"""Fixtures shared by every browser suite (web, daily, online): one Chromium and one
+``kingme serve`` per test process.
 
 Playwright's sync API allows one running instance per thread, and an xdist worker may run tests
 of several suites, so they all use this session's browser rather than starting their own.
@@ -6,9 +7,15 @@ of several suites, so they all use this session's browser rather than starting t
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 
+import httpx
 import pytest
+from browser_support import die_with_parent, free_port
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -30,3 +37,36 @@ def browser() -> Iterator[object]:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The URL of a ``kingme serve`` started for this test session (this xdist worker)."""
+    port = free_port()
+    env = {**os.environ, "KINGME_DATA_DIR": str(tmp_path_factory.mktemp("data")), "KINGME_ENGINE_WORKERS": "1"}
+    log = tmp_path_factory.mktemp("log") / "serve.log"
+    with log.open("wb") as output:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "kingme", "serve", "--port", str(port)],
+            env=env, stdout=output, stderr=output, preexec_fn=die_with_parent,
+        )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 90
+    while True:
+        if process.poll() is not None:
+            pytest.fail(f"kingme serve exited with {process.returncode}:\n{log.read_text()}")
+        try:
+            if httpx.get(f"{url}/api/info", timeout=2).json().get("engineReady"):
+                break
+        except (httpx.HTTPError, ValueError):
+            pass
+        if time.monotonic() > deadline:
+            process.kill()
+            pytest.fail(f"kingme serve did not answer within 90 s:\n{log.read_text()}")
+        time.sleep(0.2)
+    yield url
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()

@@ -7,10 +7,10 @@ once with random moves, and the small puzzle collection (that day's puzzle: Seei
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_support import ARTIFACTS
 from playwright.sync_api import expect
 
 from kingme.engine import choose_move
@@ -19,7 +19,6 @@ from kingme.game import Game
 pytestmark = pytest.mark.browser
 
 #: Screenshots of the main states, kept as test artefacts (gitignored), as the web tests do.
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 SOLUTION = ["22-17", "29-25", "30-25", "21-17", "6-1", "1x10x3x12x19x28"]
 
 

@@ -1,31 +1,20 @@
 """Fixtures of the online browser tests: the web tests' server and Chromium, and rooms of players.
 
-The ``kingme serve`` subprocess is the web tests' own fixture (``tests/web/conftest.py``), loaded
-from that file so both suites start the server the same way; the browser is the test process's
-one Chromium (``tests/conftest.py``).
+The ``kingme serve`` subprocess and the browser are the test process's own (``tests/conftest.py``).
 Every player is a separate browser context: its own localStorage, hence its own seat token.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import pytest
+from browser_support import ARTIFACTS, DESKTOP, PHONE, Play, page_factory
 from playwright.sync_api import expect
 
-_spec = importlib.util.spec_from_file_location("web_fixtures", Path(__file__).parents[1] / "web" / "conftest.py")
-web = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(web)
 
-server = web.server
-DESKTOP = web.DESKTOP
-PHONE = web.PHONE
-
-
-class Player(web.Play):
+class Player(Play):
     """One person in a room, driving the page through the hooks of issues 4 and 5 only."""
 
     def create(self, side: str = "red", rules: str = "american") -> str:
@@ -54,8 +43,8 @@ class Player(web.Play):
             " `${p.dataset.color} ${p.dataset.piece}`]))")
 
     def screenshot(self, name: str, full_page: bool = False) -> None:
-        web.ARTIFACTS.mkdir(exist_ok=True)
-        self.page.screenshot(path=str(web.ARTIFACTS / f"{name}.png"), full_page=full_page)
+        ARTIFACTS.mkdir(exist_ok=True)
+        self.page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
 
     def resign(self) -> None:
         self.hook("resign").click()
@@ -65,22 +54,10 @@ class Player(web.Play):
 @pytest.fixture
 def players(browser: object, server: str) -> Iterator[Callable[..., Player]]:
     """A factory of players, each in a fresh context on the app; closed afterwards."""
-    contexts = []
-    errors: list[str] = []
+    with page_factory(browser, server, Player) as make:
 
-    def make(phone: bool = False, animated: bool = False) -> Player:
-        """A player at phone or desktop size; moves are animated only if ``animated``."""
-        motion = "no-preference" if animated else "reduce"
-        context = browser.new_context(viewport=PHONE if phone else DESKTOP, reduced_motion=motion)
-        context.set_default_timeout(15_000)
-        contexts.append(context)
-        page = context.new_page()
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        player = Player(page, server)
-        player.open()
-        return player
+        def player(phone: bool = False, animated: bool = False) -> Player:
+            """A player at phone or desktop size; moves are animated only if ``animated``."""
+            return make(PHONE if phone else DESKTOP, "no-preference" if animated else "reduce")
 
-    yield make
-    for context in contexts:
-        context.close()
-    assert not errors, f"errors in the page: {errors}"
+        yield player

@@ -1,0 +1,145 @@
+"""What the browser suites share: the page driver ``Play``, sizes, and a factory of pages.
+
+Importable from every test module (``pythonpath = ["tests"]`` in pyproject.toml). The fixtures
+themselves (``browser``, ``server``) are in ``tests/conftest.py``.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import signal
+import socket
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from playwright.sync_api import expect
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "test-artifacts"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 375, "height": 740}
+
+
+def die_with_parent() -> None:
+    """In the server's process: be stopped if the test session dies without its teardown."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Play:
+    """Drives the page the way a player does, through the hooks of issue 4 only.
+
+    Squares are looked up in the game's board (``#board``): the puzzle view keeps a board too.
+    """
+
+    def __init__(self, page: object, url: str) -> None:
+        self.page = page
+        self.url = url
+
+    def open(self) -> None:
+        self.page.goto(self.url)
+        self.page.wait_for_selector("html[data-ready=true]")
+
+    def hook(self, testid: str) -> object:
+        return self.page.get_by_test_id(testid)
+
+    def square(self, n: int) -> object:
+        return self.page.locator(f'#board [data-square="{n}"]')
+
+    def start(self, **choices: str) -> None:
+        for name, value in choices.items():
+            if name == "seed":
+                self.hook("seed").fill(value)
+            else:
+                self.hook(name).select_option(value)
+        self.start_by(lambda: self.hook("start").click())
+
+    def start_by(self, action: Callable[[], None]) -> None:
+        """Do ``action`` and wait until it has started a new game."""
+        html = self.page.locator("html")
+        games = int(html.get_attribute("data-games") or 0)
+        action()
+        expect(html).to_have_attribute("data-games", str(games + 1))
+
+    def click(self, *squares: int) -> None:
+        for n in squares:
+            self.square(n).click()
+
+    def status(self) -> str:
+        return self.hook("status").text_content() or ""
+
+    def history(self) -> list[str]:
+        return [" ".join(text.split()) for text in self.page.locator("[data-testid=history] li").all_text_contents()]
+
+    def wait_for_history(self, length: int) -> None:
+        expect(self.page.locator("[data-testid=history] li")).to_have_count(length)
+
+    def wait_for_turn(self) -> bool:
+        """Wait until a piece can be moved (True) or the game is over (False)."""
+        self.page.wait_for_selector("#board [data-movable=true], [data-testid=result]", timeout=30_000)
+        return not self.hook("result").is_visible()
+
+    def movable(self) -> list[int]:
+        return [int(n) for n in self.page.locator("#board .sq:has([data-movable=true])").evaluate_all(
+            "cells => cells.map(c => c.dataset.square)")]
+
+    def targets(self) -> list[int]:
+        return [int(n) for n in self.page.locator("#board [data-target=true]").evaluate_all(
+            "cells => cells.map(c => c.dataset.square)")]
+
+    def play_any_turn(self) -> None:
+        """Select the first movable piece and follow its first route to the end of the turn."""
+        start = self.movable()[0]
+        self.click(start)
+        moves = len(self.history())
+        while True:
+            targets = self.targets()
+            if not targets:
+                break
+            self.click(targets[0])
+            if len(self.history()) > moves or self.page.locator("[data-testid=end-turn]:visible").count():
+                break
+        if self.page.locator("[data-testid=end-turn]:visible").count():
+            self.hook("end-turn").click()
+
+    def import_text(self, text: str) -> None:
+        self.hook("import-pdn").click()
+        self.hook("pdn-text").fill(text)
+        self.start_by(lambda: self.hook("pdn-load").click())
+
+    def screenshot(self, name: str) -> None:
+        ARTIFACTS.mkdir(exist_ok=True)
+        self.page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=False)
+
+
+@contextmanager
+def page_factory(browser: object, url: str, driver: type[Play] = Play) -> Iterator[Callable[..., Play]]:
+    """Yield ``make(viewport=DESKTOP, motion="reduce", init_script=None)``: a fresh context and page
+    on the app, driven by ``driver``. Moves are animated only with ``motion="no-preference"``.
+    Closes every context afterwards and fails if any page raised a JavaScript error."""
+    contexts = []
+    errors: list[str] = []
+
+    def make(viewport: dict[str, int] = DESKTOP, motion: str = "reduce", init_script: str | None = None) -> Play:
+        context = browser.new_context(viewport=viewport, reduced_motion=motion)
+        context.set_default_timeout(15_000)
+        if init_script:
+            context.add_init_script(init_script)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page_driver = driver(page, url)
+        page_driver.open()
+        return page_driver
+
+    yield make
+    for context in contexts:
+        context.close()
+    assert not errors, f"errors in the page: {errors}"
