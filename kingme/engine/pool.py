@@ -8,19 +8,36 @@ loading the numba core once when it starts (``warm_up``), so no player waits for
 Cancelling: when the awaiting task is cancelled (undo, resign, game closed), the await returns at
 once and the event loop is never blocked. A search still waiting in the queue is dropped; one
 already running finishes inside its worker (it is bounded by its node budget, at most about two
-seconds at the master level) and its result is thrown away.
+seconds at the master level) and its result is thrown away. Workers exit by themselves within a
+second or so if the server process dies without closing the pool.
 """
 
 from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from kingme.engine.levels import check_level
 from kingme.engine.player import choose_move, hint, warm_up
 from kingme.game import Game
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(0)
+
+
+def _start_worker(parent: int) -> None:
+    """Worker start-up: warm the engine, and leave as soon as the server process is gone — a
+    server killed outright would otherwise leave its workers waiting on their queue forever."""
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    warm_up()
 
 
 def _choose_from_record(record: dict[str, Any], level: str) -> str:
@@ -38,7 +55,9 @@ class EnginePool:
         if not isinstance(workers, int) or workers < 1:
             raise ValueError("an engine pool needs at least one worker")
         context = multiprocessing.get_context("spawn")
-        self._executor = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=warm_up)
+        self._executor = ProcessPoolExecutor(
+            max_workers=workers, mp_context=context, initializer=_start_worker, initargs=(os.getpid(),)
+        )
 
     async def choose_move(self, record: dict[str, Any], level: str) -> str:
         """The computer's move (full path, e.g. ``9x18x27``) in the game ``record`` at ``level``.

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
+import subprocess
+import sys
 import time
 
 import pytest
@@ -60,3 +64,35 @@ def test_cancelling_a_search_returns_at_once_and_the_pool_keeps_working(pool: En
     waited, move = asyncio.run(cancel_then_ask())
     assert waited < 0.5
     assert move == str(choose_move(Game(Setup(seed="cancel")), "random"))
+
+
+def test_the_workers_leave_when_the_process_that_owns_the_pool_is_killed(tmp_path) -> None:
+    code = (
+        "import asyncio, os, time\n"
+        "from kingme.engine.pool import EnginePool\n"
+        "from kingme.game import Game\n"
+        "pool = EnginePool(workers=1)\n"
+        "asyncio.run(pool.choose_move(Game().record(), 'random'))\n"
+        "print(' '.join(str(p.pid) for p in pool._executor._processes.values()), flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    owner = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        workers = [int(pid) for pid in owner.stdout.readline().split()]  # type: ignore[union-attr]
+        assert workers
+        os.kill(owner.pid, signal.SIGKILL)
+        owner.wait()
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and any(_alive(pid) for pid in workers):
+            time.sleep(0.2)
+        assert not any(_alive(pid) for pid in workers)
+    finally:
+        owner.kill()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
