@@ -87,12 +87,20 @@ class Play:
         return not self.hook("result").is_visible()
 
     def movable(self) -> list[int]:
-        return [int(n) for n in self.page.locator("#board .sq:has([data-movable=true])").evaluate_all(
-            "cells => cells.map(c => c.dataset.square)")]
+        return [
+            int(n)
+            for n in self.page.locator("#board .sq:has([data-movable=true])").evaluate_all(
+                "cells => cells.map(c => c.dataset.square)"
+            )
+        ]
 
     def targets(self) -> list[int]:
-        return [int(n) for n in self.page.locator("#board [data-target=true]").evaluate_all(
-            "cells => cells.map(c => c.dataset.square)")]
+        return [
+            int(n)
+            for n in self.page.locator("#board [data-target=true]").evaluate_all(
+                "cells => cells.map(c => c.dataset.square)"
+            )
+        ]
 
     def play_any_turn(self) -> None:
         """Select the first movable piece and follow its first route to the end of the turn."""

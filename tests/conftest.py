@@ -48,7 +48,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with log.open("wb") as output:
         process = subprocess.Popen(
             [sys.executable, "-m", "kingme", "serve", "--port", str(port)],
-            env=env, stdout=output, stderr=output, preexec_fn=die_with_parent,
+            env=env,
+            stdout=output,
+            stderr=output,
+            preexec_fn=die_with_parent,
         )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 90

@@ -25,7 +25,11 @@ def register_bench(targets: argparse._SubParsersAction) -> None:
     )
     bench.add_argument("--games", type=int, default=100, help="concurrent games, two connections each (max 5000)")
     bench.add_argument("--seconds", type=float, default=20.0, help="how long to play once seated (max 600)")
-    bench.add_argument("--think", type=float, default=2.0,
-                       help="mean seconds a player waits before each move (0: as fast as the server answers)")
+    bench.add_argument(
+        "--think",
+        type=float,
+        default=2.0,
+        help="mean seconds a player waits before each move (0: as fast as the server answers)",
+    )
     bench.add_argument("--url", help="a running server on loopback (default: start one on SQLite for the run)")
     bench.set_defaults(run=_bench)

@@ -21,9 +21,7 @@ def serve(args: argparse.Namespace) -> int:
     app = create_app(Settings.from_env())
     print(f"kingme: serving on http://{args.host}:{args.port} (Ctrl+C stops)", flush=True)
     # Frames far above the protocol's 4 KB limit are refused by uvicorn before they are read whole.
-    uvicorn.run(
-        app, host=args.host, port=args.port, log_level=args.log_level, server_header=False, ws_max_size=65536
-    )
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, server_header=False, ws_max_size=65536)
     return 0
 
 

@@ -312,4 +312,3 @@ def write_pdn(games: PdnGame | Iterable[PdnGame]) -> str:
     if isinstance(games, PdnGame):
         games = [games]
     return "\n".join(format_game(game) for game in games)
-

@@ -78,8 +78,9 @@ class RedisPubSub:
         import redis.asyncio as redis
 
         # Named after the process, so operators (and tests) can tell its connections apart.
-        self._redis = redis.Redis.from_url(url, socket_connect_timeout=2, health_check_interval=10,
-                                           client_name=f"kingme-{os.getpid()}")
+        self._redis = redis.Redis.from_url(
+            url, socket_connect_timeout=2, health_check_interval=10, client_name=f"kingme-{os.getpid()}"
+        )
         self._origin = secrets.token_hex(8)
         self._channels: set[str] = set()
         self._pubsub = None

@@ -172,7 +172,7 @@ def test_pydraughts_reads_what_kingme_writes():
 @pytest.mark.parametrize(
     ("text", "problem"),
     [
-        ("[Event \"x\"]\n1. 11-15 23-19\n2. 11-15 *", "game 1, line 3: move 2. 11-15: '11-15' is not legal for black"),
+        ('[Event "x"]\n1. 11-15 23-19\n2. 11-15 *', "game 1, line 3: move 2. 11-15: '11-15' is not legal for black"),
         ('[FEN "W:W21-32:B1-12"]\n1... 22-18 2. 11-15 3-7 *', "move 2... 3-7"),
         ("1. 11-15 23-19 * 1. 9-14 22-17 2. 11-15 22x18 *", "game 2, line 1: move 2... 22x18"),
         ('[FEN "B:W6,7,14,15:B2"]\n1. 2x18 *', "2x18' matches 2 moves: 2x9x18, 2x11x18"),

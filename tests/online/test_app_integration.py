@@ -32,8 +32,9 @@ def test_the_web_app_creates_joins_and_plays_rooms(tmp_path, make_server, run):
         _, joined = await asyncio.to_thread(http_json, "POST", f"{server.http}/api/rooms/{created['room']}/join")
         status, _ = await asyncio.to_thread(http_json, "GET", f"{server.http}/api/rooms/{'Q' * 22}")
         assert status == 404 and joined["color"] == "white"
-        black = await RoomClient.open(server.ws, created["room"], created["token"],
-                                      origin=f"http://127.0.0.1:{server.port}")
+        black = await RoomClient.open(
+            server.ws, created["room"], created["token"], origin=f"http://127.0.0.1:{server.port}"
+        )
         white = await RoomClient.open(server.ws, created["room"], joined["token"])
         await black.send({"type": "move", "id": "m1", "move": "11-15"})
         assert (await black.receive("ack"))["n"] == 3

@@ -296,8 +296,10 @@ def test_random_hostile_messages_never_break_the_connection_or_the_room(lobby, r
     types = [*FIELDS, "", "HELLO", "move ", 5]
 
     def message() -> str:
-        body = {name: chooser.choice(values) for name in chooser.sample(["id", "move", "token", "last_event",
-                                                                           "keep_sides", "type"], 3)}
+        body = {
+            name: chooser.choice(values)
+            for name in chooser.sample(["id", "move", "token", "last_event", "keep_sides", "type"], 3)
+        }
         body["type"] = chooser.choice(types)
         return json.dumps(body)
 

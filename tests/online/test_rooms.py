@@ -61,8 +61,13 @@ def test_a_random_side_is_black_or_white(lobby, run):
 def test_bad_room_requests_are_refused_with_a_reason(lobby, run):
     async def scenario():
         url = f"{lobby.server.http}/api/rooms"
-        cases = (({"variant": "chess"}, "variant"), ({"variant": ["american"]}, "variant"), ({"side": "red"}, "side"),
-                 ({"side": {"b": 1}}, "side"), ({"x": 1}, "unknown"))
+        cases = (
+            ({"variant": "chess"}, "variant"),
+            ({"variant": ["american"]}, "variant"),
+            ({"side": "red"}, "side"),
+            ({"side": {"b": 1}}, "side"),
+            ({"x": 1}, "unknown"),
+        )
         for body, needle in cases:
             status, answer = await asyncio.to_thread(http_json, "POST", url, body)
             assert status == 400 and needle in answer["error"]

@@ -30,8 +30,19 @@ class Process:
     def __init__(self, port: int, env: dict[str, str], log: Path) -> None:
         self.port = port
         self.log = log.open("w")
-        command = [sys.executable, "-m", "uvicorn", "--factory", "kingme.server.online.asgi:create_app",
-                   "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
+        command = [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "--factory",
+            "kingme.server.online.asgi:create_app",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ]
         self.popen = subprocess.Popen(command, env=env, stdout=self.log, stderr=subprocess.STDOUT)
 
     @property
@@ -72,8 +83,14 @@ class Process:
 @pytest.fixture
 def cluster(postgres_url: str, redis_url: str, tmp_path: Path, find_port) -> Iterator[tuple[Process, Process]]:
     """Two processes on free ports, one database, one Redis."""
-    env = dict(os.environ, KINGME_DATABASE_URL=postgres_url, KINGME_REDIS_URL=redis_url,
-               KINGME_DATA_DIR=str(tmp_path), KINGME_ROOMS_PER_HOUR="1000", KINGME_MESSAGES_PER_SECOND="1000")
+    env = dict(
+        os.environ,
+        KINGME_DATABASE_URL=postgres_url,
+        KINGME_REDIS_URL=redis_url,
+        KINGME_DATA_DIR=str(tmp_path),
+        KINGME_ROOMS_PER_HOUR="1000",
+        KINGME_MESSAGES_PER_SECOND="1000",
+    )
     first = Process(find_port(), env, tmp_path / "first.log")
     first.wait_ready()  # the first one migrates; the second then finds the schema in place
     second = Process(find_port(), env, tmp_path / "second.log")
@@ -127,8 +144,7 @@ def test_a_player_whose_process_dies_reconnects_to_the_other_and_finishes(cluste
         first.kill()
         with contextlib.suppress(Exception):
             await black.close()
-        black = players["black"] = await RoomClient.open(second.ws, room, tokens["black"],
-                                                         last_event=black.last_event)
+        black = players["black"] = await RoomClient.open(second.ws, room, tokens["black"], last_event=black.last_event)
         assert black.welcome["missed"] == [] and black.state["game"]["record"]["moves"] == played
         # The move Black may not have seen acknowledged is sent again: it is not played twice.
         await black.send({"type": "move", "id": "m6", "move": played[6]})
@@ -154,8 +170,10 @@ def test_two_moves_racing_from_two_processes_exactly_one_wins(cluster, postgres_
         twin = await RoomClient.open(second.ws, room, tokens["black"])  # Black's second tab, on the other process
         for attempt in range(3):
             routes = black.state["game"]["moves"]
-            await asyncio.gather(black.send({"type": "move", "id": f"a{attempt}", "move": routes[0]["notation"]}),
-                                 twin.send({"type": "move", "id": f"b{attempt}", "move": routes[-1]["notation"]}))
+            await asyncio.gather(
+                black.send({"type": "move", "id": f"a{attempt}", "move": routes[0]["notation"]}),
+                twin.send({"type": "move", "id": f"b{attempt}", "move": routes[-1]["notation"]}),
+            )
             answers = [await black.receive("ack", "error"), await twin.receive("ack", "error")]
             assert sorted(a["type"] for a in answers) == ["ack", "error"], answers
             loser = twin if answers[0]["type"] == "ack" else black

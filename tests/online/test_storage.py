@@ -41,11 +41,16 @@ def test_a_room_and_its_events_are_stored_and_loaded(database, run):
 
     async def scenario():
         await store.create(room(), StoredEvent(1, "created", {"sides": {"black": 1}}))
-        assert await store.append("R" * 22, 1, [StoredEvent(2, "move", {"move": "11-15"}, "m1")], {"state": 2}, 1005,
-                                  moved=True)
+        assert await store.append(
+            "R" * 22, 1, [StoredEvent(2, "move", {"move": "11-15"}, "m1")], {"state": 2}, 1005, moved=True
+        )
         loaded = await store.load("R" * 22)
-        assert (loaded.version, loaded.state, loaded.last_move_at, loaded.move_ids) == (2, {"state": 2}, 1005,
-                                                                                        {"m1": 2})
+        assert (loaded.version, loaded.state, loaded.last_move_at, loaded.move_ids) == (
+            2,
+            {"state": 2},
+            1005,
+            {"m1": 2},
+        )
         assert [e.kind for e in await store.events_since("R" * 22, 0, 10)] == ["created", "move"]
         assert [e.number for e in await store.events_since("R" * 22, 1, 10)] == [2]
         assert await store.load("S" * 22) is None
@@ -72,10 +77,12 @@ def test_two_writers_racing_on_one_room_exactly_one_wins(settings, database, run
 
     async def scenario():
         await store.create(room(), StoredEvent(1, "created", {}))
-        results = await asyncio.gather(*(
-            RoomStore(db).append("R" * 22, 1, [StoredEvent(2, "move", {"by": name}, name)], {"by": name}, 1)
-            for db, name in ((database, "one"), (other, "two"))
-        ))
+        results = await asyncio.gather(
+            *(
+                RoomStore(db).append("R" * 22, 1, [StoredEvent(2, "move", {"by": name}, name)], {"by": name}, 1)
+                for db, name in ((database, "one"), (other, "two"))
+            )
+        )
         assert sorted(results) == [False, True]
         events = await store.events_since("R" * 22, 1, 10)
         assert len(events) == 1 and (await store.load("R" * 22)).state == events[0].data

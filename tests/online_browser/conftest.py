@@ -40,7 +40,8 @@ class Player(Play):
         """The pieces on the board, square by square: "white man", "black king"..."""
         return self.page.locator("#board [data-piece]").evaluate_all(
             "pieces => Object.fromEntries(pieces.map(p => [p.closest('[data-square]').dataset.square,"
-            " `${p.dataset.color} ${p.dataset.piece}`]))")
+            " `${p.dataset.color} ${p.dataset.piece}`]))"
+        )
 
     def screenshot(self, name: str, full_page: bool = False) -> None:
         ARTIFACTS.mkdir(exist_ok=True)

@@ -67,7 +67,7 @@ def test_capture_separators_and_leading_zeros_are_kept_for_the_board_to_read():
 
 
 def test_each_move_knows_its_line_for_error_messages():
-    [game] = read_pdn("[Event \"x\"]\n\n1. 11-15 23-19\n2. 8-11\n*")
+    [game] = read_pdn('[Event "x"]\n\n1. 11-15 23-19\n2. 8-11\n*')
     assert game.move_lines == [3, 3, 4]
     assert game.where(2) == "PDN game 1, line 4"
 

@@ -57,8 +57,9 @@ def test_finishing_the_double_jump_wins_for_black_in_two_steps(client):
     state = client.post("/api/state", json={"record": {**DOUBLE_JUMP, "moves": ["9x18x27"]}}).json()
     assert state["result"]["winner"] == "black" and state["result"]["reason"] == "no-pieces"
     assert state["steps"] == 2
-    assert state["history"] == [{"color": "black", "move": "9x18x27", "path": [9, 18, 27], "captures": [14, 23],
-                                 "crown": False}]
+    assert state["history"] == [
+        {"color": "black", "move": "9x18x27", "path": [9, 18, 27], "captures": [14, 23], "crown": False}
+    ]
 
 
 def test_casual_rules_list_the_partial_capture_and_the_ordinary_move_too(client):
@@ -222,7 +223,7 @@ def test_undo_refuses_what_the_rules_refuse(client):
         ({"text": "B:W33:B1"}, ["33"]),
         ({"text": "1. 11-15 22-18 2. 15x99 *"}, ["99"]),
         ({"text": "1. 11-15 2. 11-15 *"}, ["11-15"]),
-        ({"text": "[GameType \"20\"]\n1. 32-28 *"}, ["GameType"]),
+        ({"text": '[GameType "20"]\n1. 32-28 *'}, ["GameType"]),
         ({"text": "hello world"}, ["hello"]),
         ({"text": "B:W14:B9", "seed": " "}, ["seed"]),
     ],

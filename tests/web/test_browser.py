@@ -279,8 +279,9 @@ def test_a_piece_theme_renames_the_sides_everywhere(play):
     expect(play.hook("status")).to_contain_text("Red to move")
 
 
-@pytest.mark.parametrize(("size", "viewport"), [("phone", {"width": 375, "height": 740}),
-                                                 ("desktop", {"width": 1280, "height": 800})])
+@pytest.mark.parametrize(
+    ("size", "viewport"), [("phone", {"width": 375, "height": 740}), ("desktop", {"width": 1280, "height": 800})]
+)
 def test_screenshots_of_the_main_states(new_play, size, viewport):
     play = new_play(viewport=viewport)
     play.screenshot(f"{size}-1-setup")

@@ -46,8 +46,10 @@ class OnlineServer:
         pubsub = open_pubsub(self.settings.redis_url)
         self.service = OnlineService(RoomStore(self._database), pubsub, self.config)
         await pubsub.start()
-        self._tasks = [asyncio.create_task(self.service.refresh_presence()),
-                       asyncio.create_task(self.service.purge_old_rooms())]
+        self._tasks = [
+            asyncio.create_task(self.service.refresh_presence()),
+            asyncio.create_task(self.service.purge_old_rooms()),
+        ]
 
     async def shutdown(self) -> None:
         for task in self._tasks:

@@ -58,8 +58,12 @@ class Figures:
             f"moves: {moves} ({moves / self.seconds:.0f} moves/s), games finished: {self.finished_games}, "
             f"errors: {self.errors}\n"
             f"move round-trip: p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {ordered[-1] * 1000:.1f} ms"
-            + (f"\nserver CPU: {self.server_cpu / moves * 1000:.2f} ms per move "
-               f"(about {moves / self.server_cpu:.0f} moves/s per free core)" if self.server_cpu else "")
+            + (
+                f"\nserver CPU: {self.server_cpu / moves * 1000:.2f} ms per move "
+                f"(about {moves / self.server_cpu:.0f} moves/s per free core)"
+                if self.server_cpu
+                else ""
+            )
             + f"\nbench client CPU: {self.client_cpu / moves * 1000:.2f} ms per move"
         )
 
@@ -85,9 +89,21 @@ class LocalServer:
         env = dict(os.environ, KINGME_DATA_DIR=self._directory.name, KINGME_ROOMS_PER_HOUR="1000000")
         env.pop("KINGME_DATABASE_URL", None)
         env.pop("KINGME_REDIS_URL", None)
-        command = [sys.executable, "-m", "uvicorn", "--factory", "kingme.server.online.asgi:create_app",
-                   "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning",
-                   "--backlog", "4096"]
+        command = [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "--factory",
+            "kingme.server.online.asgi:create_app",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--log-level",
+            "warning",
+            "--backlog",
+            "4096",
+        ]
         self._process = subprocess.Popen(command, env=env)
         self.url = f"http://127.0.0.1:{self.port}"
 
@@ -145,8 +161,9 @@ async def _answer(mover: RoomClient) -> dict[str, Any]:
             return json.loads(text)
 
 
-async def _game(players: tuple[RoomClient, RoomClient], figures: Figures, deadline: float, think: float,
-                chooser: random.Random) -> None:
+async def _game(
+    players: tuple[RoomClient, RoomClient], figures: Figures, deadline: float, think: float, chooser: random.Random
+) -> None:
     by_color = {client.color: client for client in players}
     latest = players[0]  # the client holding the newest state
     ply = 0
@@ -181,8 +198,9 @@ async def _game(players: tuple[RoomClient, RoomClient], figures: Figures, deadli
         latest = other
 
 
-async def run_bench(url: str, games: int, seconds: float, think: float, server: LocalServer | None = None,
-                    seed: int = 1) -> Figures:
+async def run_bench(
+    url: str, games: int, seconds: float, think: float, server: LocalServer | None = None, seed: int = 1
+) -> Figures:
     """Seat ``games`` games on the server at ``url``, then play them for ``seconds``."""
     check_loopback(url)
     ws = "ws" + url.removeprefix("http")
@@ -194,8 +212,10 @@ async def run_bench(url: str, games: int, seconds: float, think: float, server: 
     started = time.monotonic()
     deadline = started + seconds
     results = await asyncio.gather(
-        *(_game(table, figures, deadline, think, random.Random(seed * 100_003 + number))
-          for number, table in enumerate(tables)),
+        *(
+            _game(table, figures, deadline, think, random.Random(seed * 100_003 + number))
+            for number, table in enumerate(tables)
+        ),
         return_exceptions=True,
     )
     figures.seconds = time.monotonic() - started

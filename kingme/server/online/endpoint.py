@@ -27,8 +27,7 @@ from kingme.server.online.protocol import MAX_MESSAGE_BYTES, ProtocolError, pars
 from kingme.server.online.service import Client, OnlineService
 
 #: HTTP status of each refusal.
-STATUS = {"unknown_room": 404, "expired": 410, "room_full": 409, "conflict": 409, "rate_limited": 429,
-          "too_large": 413}
+STATUS = {"unknown_room": 404, "expired": 410, "room_full": 409, "conflict": 409, "rate_limited": 429, "too_large": 413}
 #: WebSocket close codes after a refused hello.
 CLOSE = {"unknown_room": 4404, "expired": 4410, "bad_token": 4401}
 

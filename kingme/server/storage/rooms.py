@@ -125,7 +125,6 @@ def _events_since(connection: Connection, room_id: str, after: int, limit: int) 
     return [StoredEvent(number, kind, json.loads(data), move_id) for number, kind, data, move_id in rows]
 
 
-
 def _purge(connection: Connection, cutoff: int) -> int:
     connection.begin()
     try:
