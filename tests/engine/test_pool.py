@@ -10,6 +10,7 @@ import sys
 import time
 
 import pytest
+from async_support import run
 
 from kingme.engine import choose_move, hint
 from kingme.engine.pool import EnginePool
@@ -30,22 +31,22 @@ def test_the_pool_returns_the_same_move_as_choose_move(pool: EnginePool) -> None
     async def ask() -> list[str]:
         return [await pool.choose_move(game.record(), level) for level in ("random", "club", "strong")]
 
-    assert asyncio.run(ask()) == [str(choose_move(game, level)) for level in ("random", "club", "strong")]
+    assert run(ask()) == [str(choose_move(game, level)) for level in ("random", "club", "strong")]
 
 
 def test_the_pool_hint_is_the_full_route(pool: EnginePool) -> None:
     game = Game(Setup.named("double-jump"))
-    assert asyncio.run(pool.hint(game.record())) == str(hint(game)) == "9x18x27"
+    assert run(pool.hint(game.record())) == str(hint(game)) == "9x18x27"
 
 
 def test_bad_records_and_levels_are_refused_with_a_clear_error(pool: EnginePool) -> None:
     with pytest.raises(KingmeError, match="unknown level"):
-        asyncio.run(pool.choose_move(Game().record(), "wizard"))
+        run(pool.choose_move(Game().record(), "wizard"))
     with pytest.raises(KingmeError, match="move 1"):
-        asyncio.run(pool.choose_move({"setup": {}, "moves": ["1-2"]}, "club"))
+        run(pool.choose_move({"setup": {}, "moves": ["1-2"]}, "club"))
     finished = Game(Setup.named("double-jump"), ["9x18x27"]).record()
     with pytest.raises(KingmeError, match="over"):
-        asyncio.run(pool.choose_move(finished, "club"))
+        run(pool.choose_move(finished, "club"))
 
 
 def test_cancelling_a_search_returns_at_once_and_the_pool_keeps_working(pool: EnginePool) -> None:
@@ -61,7 +62,7 @@ def test_cancelling_a_search_returns_at_once_and_the_pool_keeps_working(pool: En
         waited = time.perf_counter() - started
         return waited, await pool.choose_move(record, "random")
 
-    waited, move = asyncio.run(cancel_then_ask())
+    waited, move = run(cancel_then_ask())
     assert waited < 0.5
     assert move == str(choose_move(Game(Setup(seed="cancel")), "random"))
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import async_support
 import pytest
 import uvicorn
 
@@ -191,4 +192,4 @@ def lobby(server: ThreadedServer) -> Lobby:
 @pytest.fixture
 def run() -> Any:
     """Runs one async scenario to the end (the suite has no asyncio plugin)."""
-    return asyncio.run
+    return async_support.run

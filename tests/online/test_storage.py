@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from async_support import run
 
 from kingme.server.online import OnlineConfig
 from kingme.server.online.client import RoomClient, http_json
@@ -18,7 +19,7 @@ def room(room_id: str = "R" * 22) -> StoredRoom:
 @pytest.fixture
 def database(settings):
     database = Database.from_settings(settings)
-    asyncio.run(migrate(database))
+    run(migrate(database))
     yield database
     database.close()
 
