@@ -16,9 +16,11 @@ def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from kingme.server.app import create_app
+    from kingme.server.gc_tuning import tune_for_many_live_objects
     from kingme.server.settings import Settings
 
     app = create_app(Settings.from_env())
+    tune_for_many_live_objects()
     print(f"kingme: serving on http://{args.host}:{args.port} (Ctrl+C stops)", flush=True)
     # Frames far above the protocol's 4 KB limit are refused by uvicorn before they are read whole.
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, server_header=False, ws_max_size=65536)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from starlette.applications import Starlette
 
+from kingme.server.gc_tuning import tune_for_many_live_objects
 from kingme.server.online import OnlineConfig, OnlineServer
 from kingme.server.settings import Settings
 
@@ -17,4 +18,7 @@ def app_for(server: OnlineServer) -> Starlette:
 
 
 def create_app(settings: Settings | None = None, config: OnlineConfig | None = None) -> Starlette:
-    return app_for(OnlineServer(settings or Settings.from_env(), config))
+    """The uvicorn factory: a whole server process of its own, so the collector is tuned too."""
+    app = app_for(OnlineServer(settings or Settings.from_env(), config))
+    tune_for_many_live_objects()
+    return app

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from kingme.server.gc_tuning import tune_for_many_live_objects
 from kingme.server.online.client import RoomClient, http_json
 
 MAX_GAMES = 5000
@@ -236,6 +237,7 @@ def bench_online(games: int, seconds: float, think: float, url: str | None = Non
         raise ValueError(f"--seconds must be more than 0 and at most {MAX_SECONDS}")
     if not 0 <= think <= 60:
         raise ValueError("--think must be from 0 to 60 seconds")
+    tune_for_many_live_objects()  # this client holds the state of 2 × games connections
     if url is not None:
         check_loopback(url)
         return asyncio.run(run_bench(url.rstrip("/"), games, seconds, think))
