@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from datetime import date, timedelta
 from pathlib import Path
@@ -173,3 +174,15 @@ def test_generate_finds_a_puzzle_in_an_engine_game_that_then_verifies(
     assert puzzle.id.startswith("g-") and puzzle.title.endswith(("man", "men", "game"))
     assert "1 puzzles added (1 generated)" in capsys.readouterr().out
     assert main(["puzzles", "verify", "--file", str(file)]) == 0
+
+
+#: The puzzles of the first release, in order. New puzzles are appended after them, never
+#: inserted or reordered, so the days that have passed keep their puzzle (see README, daily).
+FIRST_RELEASE = 389
+FIRST_RELEASE_SHA256 = "52a03e07848b1226b240db12245d02098eb0e5e671f50153dbcd19ae6a8ff8da"
+
+
+def test_the_stored_collection_only_grows_at_its_end():
+    ids = [puzzle.id for puzzle in stored_collection().puzzles]
+    assert len(ids) >= FIRST_RELEASE
+    assert hashlib.sha256("\n".join(ids[:FIRST_RELEASE]).encode()).hexdigest() == FIRST_RELEASE_SHA256
