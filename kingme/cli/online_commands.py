@@ -10,8 +10,9 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from kingme.server.online.bench import bench_online
+    from kingme.server.online.bench import bench_online, check_run
 
+    check_run(args.games, args.seconds, args.think, args.url)
     print(f"online: seating {args.games} games ({2 * args.games} WebSocket connections)…", flush=True)
     print(bench_online(args.games, args.seconds, args.think, args.url).report())
     return 0

@@ -229,17 +229,23 @@ async def run_bench(
     return figures
 
 
-def bench_online(games: int, seconds: float, think: float, url: str | None = None) -> Figures:
-    """Run the benchmark against ``url``, or against a server of its own started for the run."""
+def check_run(games: int, seconds: float, think: float, url: str | None = None) -> None:
+    """Refuse a run that is unbounded or leaves loopback (``ValueError`` naming the problem)."""
     if not 1 <= games <= MAX_GAMES:
         raise ValueError(f"--games must be from 1 to {MAX_GAMES}")
     if not 0 < seconds <= MAX_SECONDS:
         raise ValueError(f"--seconds must be more than 0 and at most {MAX_SECONDS}")
     if not 0 <= think <= 60:
         raise ValueError("--think must be from 0 to 60 seconds")
-    tune_for_many_live_objects()  # this client holds the state of 2 × games connections
     if url is not None:
         check_loopback(url)
+
+
+def bench_online(games: int, seconds: float, think: float, url: str | None = None) -> Figures:
+    """Run the benchmark against ``url``, or against a server of its own started for the run."""
+    check_run(games, seconds, think, url)
+    tune_for_many_live_objects()  # this client holds the state of 2 × games connections
+    if url is not None:
         return asyncio.run(run_bench(url.rstrip("/"), games, seconds, think))
     server = LocalServer()
     try:
