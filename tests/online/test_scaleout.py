@@ -7,11 +7,6 @@ import contextlib
 import json
 import os
 import random
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,69 +14,16 @@ import psycopg
 import pytest
 import redis
 
+from kingme.server.online.bench import ServerProcess
 from kingme.server.online.client import RoomClient, http_json
 
 pytestmark = pytest.mark.scaleout
 
 
-class Process:
-    """``uvicorn`` serving the online routes in a process of its own."""
-
-    def __init__(self, port: int, env: dict[str, str], log: Path) -> None:
-        self.port = port
-        self.log = log.open("w")
-        command = [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "--factory",
-            "kingme.server.online.asgi:create_app",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-        ]
-        self.popen = subprocess.Popen(command, env=env, stdout=self.log, stderr=subprocess.STDOUT)
-
-    @property
-    def http(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
-
-    def wait_ready(self) -> None:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.popen.poll() is not None:
-                raise RuntimeError(f"the server on port {self.port} exited; see {self.log.name}")
-            try:
-                urllib.request.urlopen(f"{self.http}/api/rooms/{'x' * 22}", timeout=1)
-            except urllib.error.HTTPError:
-                return  # 404: up and answering
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError(f"the server on port {self.port} did not start")
-
-    def kill(self) -> None:
-        self.popen.kill()
-        self.popen.wait(timeout=10)
-
-    def stop(self) -> None:
-        if self.popen.poll() is None:
-            self.popen.terminate()
-            try:
-                self.popen.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.kill()
-        self.log.close()
-
-
 @pytest.fixture
-def cluster(postgres_url: str, redis_url: str, tmp_path: Path, find_port) -> Iterator[tuple[Process, Process]]:
+def cluster(
+    postgres_url: str, redis_url: str, tmp_path: Path, find_port
+) -> Iterator[tuple[ServerProcess, ServerProcess]]:
     """Two processes on free ports, one database, one Redis."""
     env = dict(
         os.environ,
@@ -91,15 +33,14 @@ def cluster(postgres_url: str, redis_url: str, tmp_path: Path, find_port) -> Ite
         KINGME_ROOMS_PER_HOUR="1000",
         KINGME_MESSAGES_PER_SECOND="1000",
     )
-    first = Process(find_port(), env, tmp_path / "first.log")
-    first.wait_ready()  # the first one migrates; the second then finds the schema in place
-    second = Process(find_port(), env, tmp_path / "second.log")
-    try:
+    with contextlib.ExitStack() as stack:
+        first = ServerProcess(env, find_port(), stack.enter_context((tmp_path / "first.log").open("w")))
+        stack.callback(first.stop)
+        first.wait_ready()  # the first one migrates; the second then finds the schema in place
+        second = ServerProcess(env, find_port(), stack.enter_context((tmp_path / "second.log").open("w")))
+        stack.callback(second.stop)
         second.wait_ready()
         yield first, second
-    finally:
-        first.stop()
-        second.stop()
 
 
 def stored_moves(postgres_url: str, room: str) -> list[tuple[str, str]]:
@@ -111,10 +52,12 @@ def stored_moves(postgres_url: str, room: str) -> list[tuple[str, str]]:
     return [(move_id, json.loads(data)["move"]) for move_id, data in rows]
 
 
-async def seat_players(first: Process, second: Process) -> tuple[str, dict[str, str], RoomClient, RoomClient]:
+async def seat_players(
+    first: ServerProcess, second: ServerProcess
+) -> tuple[str, dict[str, str], RoomClient, RoomClient]:
     """A room created on the first process and joined on the second; Black plays on the first."""
-    _, created = await asyncio.to_thread(http_json, "POST", f"{first.http}/api/rooms", {"side": "black"})
-    _, joined = await asyncio.to_thread(http_json, "POST", f"{second.http}/api/rooms/{created['room']}/join")
+    _, created = await asyncio.to_thread(http_json, "POST", f"{first.url}/api/rooms", {"side": "black"})
+    _, joined = await asyncio.to_thread(http_json, "POST", f"{second.url}/api/rooms/{created['room']}/join")
     black = await RoomClient.open(first.ws, created["room"], created["token"])
     white = await RoomClient.open(second.ws, created["room"], joined["token"])
     return created["room"], {"black": created["token"], "white": joined["token"]}, black, white
@@ -205,7 +148,7 @@ def test_a_dropped_redis_connection_is_restored_and_its_clients_resynced(cluster
         server = redis.Redis.from_url(redis_url)
         killed = 0
         for client in server.client_list():
-            if client.get("name") == f"kingme-{second.popen.pid}" and "SUBSCRIBE" in client.get("cmd", "").upper():
+            if client.get("name") == f"kingme-{second.pid}" and "SUBSCRIBE" in client.get("cmd", "").upper():
                 server.client_kill_filter(_id=client["id"])
                 killed += 1
         assert killed >= 1

@@ -22,7 +22,7 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 from urllib.parse import urlsplit
 
 from kingme.server.gc_tuning import tune_for_many_live_objects
@@ -81,15 +81,18 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-class LocalServer:
-    """The online routes served by uvicorn in a child process, on SQLite in a temporary directory."""
+class ServerProcess:
+    """The online routes served by uvicorn in a child process (``kingme.server.online.asgi``).
 
-    def __init__(self) -> None:
-        self.port = _free_port()
-        self._directory = tempfile.TemporaryDirectory(prefix="kingme-bench-")
-        env = dict(os.environ, KINGME_DATA_DIR=self._directory.name, KINGME_ROOMS_PER_HOUR="1000000")
-        env.pop("KINGME_DATABASE_URL", None)
-        env.pop("KINGME_REDIS_URL", None)
+    ``env`` is the child's whole environment (its data directory, database and Redis URLs);
+    ``output`` receives what it prints. The benchmark runs one on SQLite; the scale-out test runs
+    two sharing PostgreSQL and Redis.
+    """
+
+    def __init__(self, env: dict[str, str], port: int | None = None, output: IO[str] | None = None) -> None:
+        self.port = port or _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.ws = f"ws://127.0.0.1:{self.port}"
         command = [
             sys.executable,
             "-m",
@@ -105,21 +108,26 @@ class LocalServer:
             "--backlog",
             "4096",
         ]
-        self._process = subprocess.Popen(command, env=env)
-        self.url = f"http://127.0.0.1:{self.port}"
+        stderr = subprocess.STDOUT if output else None
+        self._process = subprocess.Popen(command, env=env, stdout=output, stderr=stderr)
+
+    @property
+    def pid(self) -> int:
+        return self._process.pid
 
     def wait_ready(self) -> None:
+        """Return once the server answers (an unknown room's 404), or raise ``OSError``."""
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self._process.poll() is not None:
-                raise OSError("the benchmark server exited at start-up")
+                raise OSError(f"the server on port {self.port} exited at start-up")
             try:
                 urllib.request.urlopen(f"{self.url}/api/rooms/{'x' * 22}", timeout=1)
             except urllib.error.HTTPError:
                 return
             except OSError:
                 time.sleep(0.1)
-        raise OSError("the benchmark server did not start within 30 s")
+        raise OSError(f"the server on port {self.port} did not start within 30 s")
 
     def cpu_seconds(self) -> float | None:
         """User + system CPU time of the server so far (Linux ``/proc``; None elsewhere)."""
@@ -130,13 +138,19 @@ class LocalServer:
         fields = stat.rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
+    def kill(self) -> None:
+        """Stop it at once, as a crash would."""
+        self._process.kill()
+        self._process.wait(timeout=10)
+
     def stop(self) -> None:
-        self._process.terminate()
-        try:
-            self._process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self._process.kill()
-        self._directory.cleanup()
+        """Stop it cleanly (killed if it does not exit within 10 s)."""
+        if self._process.poll() is None:
+            self._process.terminate()
+            try:
+                self._process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
 
 
 async def _seat(http: str, ws: str, limit: asyncio.Semaphore) -> tuple[RoomClient, RoomClient]:
@@ -200,7 +214,7 @@ async def _game(
 
 
 async def run_bench(
-    url: str, games: int, seconds: float, think: float, server: LocalServer | None = None, seed: int = 1
+    url: str, games: int, seconds: float, think: float, server: ServerProcess | None = None, seed: int = 1
 ) -> Figures:
     """Seat ``games`` games on the server at ``url``, then play them for ``seconds``."""
     check_loopback(url)
@@ -247,9 +261,13 @@ def bench_online(games: int, seconds: float, think: float, url: str | None = Non
     tune_for_many_live_objects()  # this client holds the state of 2 × games connections
     if url is not None:
         return asyncio.run(run_bench(url.rstrip("/"), games, seconds, think))
-    server = LocalServer()
-    try:
-        server.wait_ready()
-        return asyncio.run(run_bench(server.url, games, seconds, think, server))
-    finally:
-        server.stop()
+    with tempfile.TemporaryDirectory(prefix="kingme-bench-") as data_dir:
+        env = dict(os.environ, KINGME_DATA_DIR=data_dir, KINGME_ROOMS_PER_HOUR="1000000")
+        env.pop("KINGME_DATABASE_URL", None)
+        env.pop("KINGME_REDIS_URL", None)
+        server = ServerProcess(env)
+        try:
+            server.wait_ready()
+            return asyncio.run(run_bench(server.url, games, seconds, think, server))
+        finally:
+            server.stop()
