@@ -125,10 +125,9 @@ def _up_jumpers(movers: int, opp: int, empty: int) -> int:
 def jumpers(own: int, opp: int, kings: int, black: bool) -> int:
     """The side to move's pieces that have at least one capture."""
     empty = MASK32 ^ (own | opp)
-    own_kings = own & kings
-    if black:
-        return _down_jumpers(own, opp, empty) | _up_jumpers(own_kings, opp, empty)
-    return _up_jumpers(own, opp, empty) | _down_jumpers(own_kings, opp, empty)
+    down, up = (own, own & kings) if black else (own & kings, own)
+    # Most positions have no kings: skip the direction no piece can jump in.
+    return (_down_jumpers(down, opp, empty) if down else 0) | (_up_jumpers(up, opp, empty) if up else 0)
 
 
 def _simple_moves(own: int, kings: int, empty: int, black: bool) -> list[tuple[int, int, int, None]]:
@@ -247,7 +246,7 @@ def count_moves(own: int, opp: int, kings: int, black: bool) -> int:
     """
     empty = MASK32 ^ (own | opp)
     down, up = (own, own & kings) if black else (own & kings, own)
-    capturers = (_down_jumpers(down, opp, empty) if down else 0) | (_up_jumpers(up, opp, empty) if up else 0)
+    capturers = jumpers(own, opp, kings, black)
     if capturers:
         return len(_capture_moves(own, opp, kings, black, capturers, False))
     count = 0
