@@ -1,4 +1,4 @@
-"""Subcommands of the engine layer: ``bestmove``, ``match`` and ``bench engine``."""
+"""Subcommands of the engine layer: ``bestmove``, ``endgame``, ``match`` and ``bench engine``."""
 
 from __future__ import annotations
 
@@ -38,6 +38,30 @@ def _run_bestmove(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_endgame(args: argparse.Namespace) -> int:
+    from kingme.engine.endgame import solve
+    from kingme.rules import Board
+
+    board = Board(args.fen, args.variant)
+    started = time.perf_counter()
+    table = solve(board)
+    seconds = time.perf_counter() - started
+    value = table.value(board)
+    print(f"{board.fen()}: {_describe(value.outcome, value.plies, board.turn)}")
+    for move in board.legal_moves():
+        after = board.copy()
+        after.push(move)
+        reply = table.value(after)  # for the opponent: its loss is the mover's win, one ply later
+        outcome = {"win": "loss", "loss": "win", "draw": "draw"}[reply.outcome]
+        print(f"  {move!s:<12} {_describe(outcome, reply.plies + 1, board.turn)}")
+    print(f"{len(table):,} positions solved in {seconds:.1f} s ({len(table) / max(seconds, 1e-9):,.0f} a second)")
+    return 0
+
+
+def _describe(outcome: str, plies: int, side: str) -> str:
+    return "draw" if outcome == "draw" else f"{side} {'wins' if outcome == 'win' else 'loses'} in {plies} plies"
+
+
 def _run_match(args: argparse.Namespace) -> int:
     from kingme.engine.match import ballot_openings, run_match
 
@@ -62,7 +86,7 @@ def _run_bench_engine(args: argparse.Namespace) -> int:
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    """Add ``bestmove`` and ``match``."""
+    """Add ``bestmove``, ``endgame`` and ``match``."""
     p = commands.add_parser("bestmove", help="the computer's move in a position")
     p.add_argument("--fen", default=START_FEN, help="position in PDN FEN (default: the standard start)")
     p.add_argument("--level", type=_level, default="master", help=f"one of {', '.join(LEVELS)} (default master)")
@@ -70,6 +94,11 @@ def register(commands: argparse._SubParsersAction) -> None:
     p.add_argument("--variant", default="american", help="american (default) or casual")
     p.add_argument("--verbose", action="store_true", help="also print depth, score, nodes and principal variation")
     p.set_defaults(run=_run_bestmove)
+
+    p = commands.add_parser("endgame", help="the exact value of an ending of at most 6 pieces, and of each move")
+    p.add_argument("--fen", required=True, help="position in PDN FEN")
+    p.add_argument("--variant", default="american", help="american (default) or casual")
+    p.set_defaults(run=_run_endgame)
 
     p = commands.add_parser("match", help="play two levels against each other over the 3-move ballots")
     p.add_argument("a", type=_level, metavar="LEVEL_A")

@@ -136,6 +136,24 @@ def test_the_verifier_rejects_a_move_that_does_not_win() -> None:
     assert reason is not None and "does not win" in reason
 
 
+FIRST_POSITION = "W:WK19,K23:B12,K28"
+
+
+def test_a_small_ending_is_verified_exactly_and_the_book_line_of_first_position_holds() -> None:
+    # No search sees this win (61 plies); the exact solution does.
+    assert check_line(FIRST_POSITION, ["23-27", "28-32", "19-23", "32-28", "27-32", "28-24", "23-18"]) is None
+
+
+def test_in_an_exact_ending_a_slower_win_is_not_the_solution() -> None:
+    reason = check_line(FIRST_POSITION, ["23-18"])
+    assert reason == "second solution at solver's move 1: 23-27 wins in 61 plies"
+
+
+def test_in_an_exact_ending_the_defence_must_hold_out_longest() -> None:
+    reason = check_line(FIRST_POSITION, ["23-27", "12-16", "19-23"])
+    assert reason == "defender's move 1 (12-16) is not the best defence: 28-32 holds out longer"
+
+
 def test_stored_puzzles_verify_smoke_subset() -> None:
     collection = stored_collection()
     assert check_puzzle(collection.get("seeing-is-believing")) is None

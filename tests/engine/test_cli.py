@@ -1,4 +1,4 @@
-"""kingme bestmove / match / bench engine from the command line."""
+"""kingme bestmove / endgame / match / bench engine from the command line."""
 
 from __future__ import annotations
 
@@ -19,6 +19,15 @@ def test_bestmove_verbose_prints_depth_score_nodes_and_principal_variation(capsy
         assert field in out
 
 
+def test_endgame_prints_the_exact_value_of_the_position_and_of_every_move(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["endgame", "--fen", "W:WK19,K23:B12,K28"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "W:WK19,K23:B12,K28: white wins in 61 plies"
+    assert "  23-27        white wins in 61 plies" in lines
+    assert "  19-16        white loses in 2 plies" in lines
+    assert lines[-1].startswith("410,095 positions solved in ")
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
@@ -27,6 +36,8 @@ def test_bestmove_verbose_prints_depth_score_nodes_and_principal_variation(capsy
         (["bestmove", "--variant", "polish"], "unknown variant"),
         (["bestmove", "--fen", "B:W14:B9", "--seed", "   "], "seed"),
         (["match", "club", "casual", "--openings", "0"], "at least 1"),
+        (["endgame", "--fen", "W:W30,27,26,K22:B21,20,K9"], "7 pieces: exact solving takes at most 6"),
+        (["endgame", "--fen", "W:W1:B12"], "white man on square 1"),
     ],
 )
 def test_bad_input_is_one_line_on_stderr_and_status_2(argv: list[str], message: str, capsys) -> None:

@@ -5,6 +5,9 @@ needs to know that exactly one move wins. So each legal move is played and the p
 searched to one ply less; the move's score is the negated score of that search. Scores are in
 hundredths of a man for the side to move (a man 100, a king 130), ``MATE`` and above a won game.
 There is no noise and no clock, so the same position always gets the same scores.
+
+Endings with few pieces are judged exactly instead (``kingme.engine.endgame``): a won move
+scores ``MATE`` less the plies to the end, so a quicker win scores higher, a draw 0.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kingme.engine.analysis import analyse
+from kingme.engine.endgame import MAX_PIECES, Endgame, EndgameTooLarge, solve
 from kingme.engine.search import MATE
 from kingme.game import Game, Setup
 from kingme.rules import Board, Color, Move
@@ -26,6 +30,9 @@ VERIFY_DEPTH = 12
 SHALLOW_DEPTH = 3
 #: A node budget per searched position, so one pathological position cannot stall a long run.
 NODE_BUDGET = 3_000_000
+#: Endings reaching more positions than this are searched rather than solved (Second Position
+#: reaches 137 million and takes minutes and gigabytes; the limit lets it through).
+EXACT_LIMIT = 150_000_000
 
 
 @dataclass(frozen=True)
@@ -63,3 +70,26 @@ def score_moves(board: Board, depth: int) -> list[Scored]:
 def best_reply(board: Board, depth: int) -> Move:
     """The engine's move for the side to move (the defender's best defence)."""
     return analyse(Game(Setup("american", board.fen(), "puzzle-analysis")), depth, NODE_BUDGET).move
+
+
+def exact_table(board: Board) -> Endgame | None:
+    """The exact values of everything reachable from ``board``, when it is small enough."""
+    if bin(board.white | board.black).count("1") > MAX_PIECES:
+        return None
+    try:
+        return solve(board, EXACT_LIMIT)
+    except EndgameTooLarge:
+        return None
+
+
+def exact_scores(table: Endgame, board: Board) -> list[Scored]:
+    """Each legal move with its exact score for the side to move, best first: ``MATE`` less the
+    plies to the end for a win, 0 for a draw, below ``-MATE_BOUND`` for a loss."""
+    scored = []
+    for move in board.legal_moves():
+        after = board.copy()
+        after.push(move)
+        value = table.value(after)  # the opponent's view
+        score = 0 if value.outcome == "draw" else MATE - 1 - value.plies
+        scored.append(Scored(move, -score if value.outcome == "win" else score))
+    return sorted(scored, key=lambda s: (-s.score, s.move))

@@ -1,9 +1,10 @@
 """Classic positions from the literature, each with its source and its published solution.
 
-A classic joins the collection only as far as the engine verifies it: its line is kept up to
-the last solver's move before the first point where the published move is not the only
-decisive one (the rest of a long endgame is technique with several ways to win, not a
-puzzle). A classic whose first move does not verify is left out altogether.
+A classic joins the collection only as far as the verifier accepts it: its line is kept up to
+the last sound solver's move before the first point where the published move is not the only
+decisive one, or (in an ending solved exactly) not the only quickest win, or the published
+defence is not the longest. The rest of a long ending is technique with several ways to win,
+not a puzzle. A classic whose first move does not verify is left out altogether.
 """
 
 from __future__ import annotations
@@ -42,6 +43,13 @@ CLASSICS = (
         "American Checker Federation, Standard Positions: winning 1st Position",
         "W:W20,K15:B12,K28",
         ("15-19", "28-32", "20-16", "32-28", "16-11", "28-32", "11-7", "32-28", "7-3"),
+    ),
+    Classic(
+        "second-position",
+        "Second Position: White to play and win",
+        "Second Position (A. Anderson), as given in E. Lasker, Chess and Checkers: the Way to Mastership (1918)",
+        "W:W30,27,K22:B21,20,K9",
+        ("30-26", "9-14", "26-23", "14-10", "23-18", "10-6", "18-14", "6-1", "14-9", "1-5", "9-6"),
     ),
     Classic(
         "negative-second-position",
@@ -108,7 +116,8 @@ def verified_classics(
         line = tuple(classic.line[: len(classic.line) - (1 - len(classic.line) % 2)])  # end on a solver's move
         failure = first_failure(classic.fen, line, depth)
         if failure is not None:
-            line = line[: max(failure[0] - 1, 0)]
+            ply = failure[0]
+            line = line[: max(ply if ply % 2 else ply - 1, 0)]  # up to the last sound solver's move
         if line:
             kept.append(Puzzle(classic.id, classic.fen, line, classic.title, classic.source, classic.difficulty))
         else:

@@ -3,23 +3,38 @@
 A puzzle is rejected when, at any point of its line where the solver is to move, the line's
 move does not win decisively at the verification depth, or another move does too (a second
 solution). The defender's replies need no check of their own: a better defence would show up
-as the solver's previous move no longer winning.
+as the solver's previous move no longer winning. Small endings the search cannot prove are
+solved exactly, and there the defence is checked too (see ``first_failure``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from kingme.engine.puzzles.analysis import DECISIVE, VERIFY_DEPTH, score_moves
+from kingme.engine.endgame import Endgame
+from kingme.engine.puzzles.analysis import DECISIVE, VERIFY_DEPTH, exact_scores, exact_table, score_moves
 from kingme.engine.puzzles.model import Puzzle
+from kingme.engine.search import MATE
 from kingme.rules import Board
 
 Progress = Callable[[int, int], None]
 
 
 def first_failure(fen: str, line: Sequence[str], depth: int = VERIFY_DEPTH) -> tuple[int, str] | None:
-    """The first ply of ``line`` where the solver's move is not the only win, and why; else ``None``."""
-    board = Board(fen)
+    """The first ply of ``line`` where the solver's move is not the only win, and why; else ``None``.
+
+    The search at ``depth`` judges first. An ending it cannot prove that is small enough to
+    solve exactly (``exact_table``; First and Second Position are) is then judged exactly.
+    """
+    failure = _search_failure(Board(fen), line, depth)
+    if failure is None:
+        return None
+    table = exact_table(Board(fen))
+    return failure if table is None else _exact_failure(table, Board(fen), line)
+
+
+def _search_failure(board: Board, line: Sequence[str], depth: int) -> tuple[int, str] | None:
+    """Every solver's move must be the only one to win decisively at ``depth``."""
     for ply, text in enumerate(line):
         move = board.parse_move(text)
         if ply % 2 == 0:
@@ -31,6 +46,29 @@ def first_failure(fen: str, line: Sequence[str], depth: int = VERIFY_DEPTH) -> t
             other = next((s for s in scored if s.move != move and s.score >= DECISIVE), None)
             if other:
                 return ply, f"second solution at solver's move {number}: {other.move} also wins (score {other.score})"
+        board.push(move)
+    return None
+
+
+def _exact_failure(table: Endgame, board: Board, line: Sequence[str]) -> tuple[int, str] | None:
+    """Every solver's move must be the quickest win, with no other move as quick (slower wins are
+    the same technique with waste, not a second solution), and every defender's move must hold
+    out longest."""
+    for ply, text in enumerate(line):
+        move = board.parse_move(text)
+        number = ply // 2 + 1
+        scored = exact_scores(table, board)
+        score = next(s.score for s in scored if s.move == move)
+        if ply % 2 == 0:
+            if score < DECISIVE:
+                outcome = "a draw" if score == 0 else "a loss"
+                return ply, f"solver's move {number} ({move}) does not win: it is {outcome} with best play"
+            other = next((s for s in scored if s.move != move and s.score >= score), None)
+            if other:
+                plies = MATE - other.score
+                return ply, f"second solution at solver's move {number}: {other.move} wins in {plies} plies"
+        elif scored[0].score > score:
+            return ply, f"defender's move {number} ({move}) is not the best defence: {scored[0].move} holds out longer"
         board.push(move)
     return None
 

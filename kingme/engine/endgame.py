@@ -1,0 +1,378 @@
+"""Exact values of small endgames: every position reachable from a start, solved backwards.
+
+The search reads a dozen plies; the classic endings (First Position, Second Position) take
+forty to seventy plies of technique, so no search proves them. With few pieces the whole game
+graph reachable from a position is small enough to list: ``solve`` enumerates it (every legal
+move of both sides, captures and crowning included) and then works backwards from the
+positions where the side to move has no move (a loss), the way endgame databases are built
+("retrograde analysis"):
+
+- a position with a move to a lost position is won, one ply further from the end than the
+  nearest such loss (the winner hurries);
+- a position whose every move leads to a won position is lost, one ply further than the
+  farthest of them (the loser holds out);
+- whatever is never settled can be kept going forever: a draw.
+
+The values are the game-theoretic ones of the board alone: the draw rules that count history
+(threefold repetition, 80 quiet king plies) are left out, as endgame databases do. A won line
+that exceeded the no-progress count would be a draw in a game; the puzzles built on these
+values are short enough that it does not arise, and the positions here are named so.
+
+>>> from kingme.rules import Board
+>>> table = solve(Board("W:WK19,K23:B12,K28"))  # First Position, White to play
+>>> table.value(Board("W:WK19,K23:B12,K28"))
+Value(outcome='win', plies=61)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+from numba import njit
+
+from kingme.engine import movegen
+from kingme.rules import Board
+from kingme.rules.errors import KingmeError
+
+Outcome = Literal["win", "loss", "draw"]
+
+#: The most pieces a position may have for ``solve`` (the reachable graph grows fast with more).
+MAX_PIECES = 6
+#: The most positions ``solve`` lists before giving up. Second Position reaches 137 million;
+#: solving takes about 30 bytes a position, plus the moves of the largest stage.
+MAX_POSITIONS = 200_000_000
+
+_UNKNOWN, _WIN, _LOSS = 0, 1, 2
+_EMPTY = -1
+
+
+class EndgameTooLarge(KingmeError):
+    """The position has too many pieces, or reaches too many positions, to be solved exactly."""
+
+
+@dataclass(frozen=True)
+class Value:
+    """A position's exact value for the side to move, and in how many plies the game ends with
+    best play (the winner shortest, the loser longest); ``plies`` is 0 for a draw."""
+
+    outcome: Outcome
+    plies: int
+
+
+@njit(cache=True)
+def _key(own: int, opp: int, kings: int, black: bool) -> int:
+    """A position as one integer: the occupied squares in bits 0-31, then two bits per piece in
+    square order (the side to move's piece, a king) from bit 32, and the side to move in bit 62.
+    Fourteen pieces would fit; ``MAX_PIECES`` allows far fewer."""
+    occupied = own | opp
+    descriptor = 0
+    shift = 32
+    rest = occupied
+    while rest:
+        lowest = rest & -rest
+        if own & lowest:
+            descriptor |= np.int64(1) << shift
+        if kings & lowest:
+            descriptor |= np.int64(2) << shift
+        shift += 2
+        rest ^= lowest
+    return occupied | descriptor | (np.int64(black) << 62)
+
+
+@njit(cache=True)
+def _unpack(key: int) -> tuple:
+    """``(own, opp, kings, black)`` of a key made by ``_key``."""
+    occupied = key & 0xFFFFFFFF
+    own = 0
+    kings = 0
+    shift = 32
+    rest = occupied
+    while rest:
+        lowest = rest & -rest
+        if (key >> shift) & 1:
+            own |= lowest
+        if (key >> shift) & 2:
+            kings |= lowest
+        shift += 2
+        rest ^= lowest
+    return own, occupied ^ own, kings, bool((key >> 62) & 1)
+
+
+@njit(cache=True)
+def _stage(key: int) -> int:
+    """A number that every move either keeps (a king's step) or lowers (anything else).
+
+    Pieces weigh most (a capture lowers it), then men (crowning), then the rows the men still
+    have to go (a man's step); a king's step changes none of them. Solving stage by stage from
+    the lowest, every move that leaves a stage lands on positions already solved.
+    """
+    own, opp, kings, black = _unpack(key)
+    white_men = (opp if black else own) & ~kings
+    black_men = (own if black else opp) & ~kings
+    stage = 0
+    rest = own | opp
+    while rest:
+        stage += 512
+        rest &= rest - 1
+    for square in range(32):
+        bit = np.int64(1) << square
+        if white_men & bit:
+            stage += 64 + square // 4
+        elif black_men & bit:
+            stage += 64 + 7 - square // 4
+    return stage
+
+
+@njit(cache=True)
+def _slot(hash_table: np.ndarray, keys: np.ndarray, key: int) -> int:
+    """The slot of ``key`` in the open-addressing table, or the empty slot where it belongs."""
+    mask = hash_table.size - 1
+    slot = ((key * 0x9E3779B97F4A7C15) >> 29) & mask
+    while True:
+        index = hash_table[slot]
+        if index == _EMPTY or keys[index] == key:
+            return slot
+        slot = (slot + 1) & mask
+
+
+@njit(cache=True)
+def _rehash(keys: np.ndarray, count: int, hash_table: np.ndarray) -> None:
+    for index in range(count):
+        hash_table[_slot(hash_table, keys, keys[index])] = index
+
+
+@njit(cache=True)
+def _enumerate(
+    keys: np.ndarray, hash_table: np.ndarray, start: int, count: int, compulsory: bool, buf: np.ndarray
+) -> tuple:
+    """Add the successors of positions ``start`` onwards at the end of ``keys`` until every
+    listed position is expanded or the arrays are full; return ``(expanded, count)``."""
+    i = start
+    while i < count:
+        own, opp, kings, black = _unpack(keys[i])
+        n = movegen.generate(own, opp, kings, black, compulsory, buf, movegen.MOVES_START)
+        if count + n > keys.size or 2 * (count + n) > hash_table.size:
+            break
+        for m in range(n):
+            at = movegen.MOVES_START + m * movegen.MOVE_SIZE
+            new_own, new_opp, new_kings = movegen.play(own, opp, kings, black, buf[at], buf[at + 1], buf[at + 2])
+            key = _key(new_own, new_opp, new_kings, not black)
+            slot = _slot(hash_table, keys, key)
+            if hash_table[slot] == _EMPTY:
+                keys[count] = key
+                hash_table[slot] = count
+                count += 1
+        i += 1
+    return i, count
+
+
+@njit(cache=True)
+def _stages(keys: np.ndarray) -> np.ndarray:
+    stages = np.empty(keys.size, dtype=np.int16)
+    for i in range(keys.size):
+        stages[i] = _stage(keys[i])
+    return stages
+
+
+@njit(cache=True)
+def _heap_push(heap: np.ndarray, size: int, item: int) -> int:
+    at = size
+    heap[at] = item
+    while at > 0:
+        parent = (at - 1) // 2
+        if heap[parent] <= heap[at]:
+            break
+        heap[parent], heap[at] = heap[at], heap[parent]
+        at = parent
+    return size + 1
+
+
+@njit(cache=True)
+def _heap_pop(heap: np.ndarray, size: int) -> tuple:
+    top = heap[0]
+    size -= 1
+    heap[0] = heap[size]
+    at = 0
+    while True:
+        child = 2 * at + 1
+        if child >= size:
+            break
+        if child + 1 < size and heap[child + 1] < heap[child]:
+            child += 1
+        if heap[at] <= heap[child]:
+            break
+        heap[at], heap[child] = heap[child], heap[at]
+        at = child
+    return top, size
+
+
+@njit(cache=True)
+def _solve_stage(
+    keys: np.ndarray,
+    hash_table: np.ndarray,
+    stages: np.ndarray,
+    members: np.ndarray,
+    local: np.ndarray,
+    outcome: np.ndarray,
+    plies: np.ndarray,
+    compulsory: bool,
+    buf: np.ndarray,
+) -> None:
+    """Solve the positions ``members`` of one stage, every lower stage being solved already.
+
+    Moves out of the stage give values at once; within it (kings' steps) the values are settled
+    in order of distance with a priority queue, so a win takes its nearest loss and a loss waits
+    for its farthest win, as in a plain breadth-first retrograde pass.
+    """
+    size = members.size
+    stage = stages[members[0]]
+    for k in range(size):
+        local[members[k]] = k
+    remaining = np.zeros(size, dtype=np.int32)  # successors inside the stage not yet won
+    inside = np.zeros(size + 1, dtype=np.int64)  # predecessors inside the stage: counts, then offsets
+    nearest_loss = np.full(size, -1, dtype=np.int32)  # plies of the nearest lost successor outside
+    farthest_win = np.full(size, -1, dtype=np.int32)  # plies of the farthest won successor outside
+    draw_outside = np.zeros(size, dtype=np.bool_)
+    for k in range(size):
+        own, opp, kings, black = _unpack(keys[members[k]])
+        n = movegen.generate(own, opp, kings, black, compulsory, buf, movegen.MOVES_START)
+        for m in range(n):
+            at = movegen.MOVES_START + m * movegen.MOVE_SIZE
+            new_own, new_opp, new_kings = movegen.play(own, opp, kings, black, buf[at], buf[at + 1], buf[at + 2])
+            j = hash_table[_slot(hash_table, keys, _key(new_own, new_opp, new_kings, not black))]
+            if stages[j] == stage:
+                remaining[k] += 1
+                inside[local[j] + 1] += 1
+                continue
+            value, distance = outcome[j], plies[j]
+            if value == _LOSS:
+                if nearest_loss[k] < 0 or distance < nearest_loss[k]:
+                    nearest_loss[k] = distance
+            elif value == _WIN:
+                farthest_win[k] = max(farthest_win[k], distance)
+            else:
+                draw_outside[k] = True
+    for k in range(size):
+        inside[k + 1] += inside[k]
+    fill = inside[:-1].copy()
+    preds = np.empty(inside[size], dtype=np.int32)
+    for k in range(size):
+        own, opp, kings, black = _unpack(keys[members[k]])
+        n = movegen.generate(own, opp, kings, black, compulsory, buf, movegen.MOVES_START)
+        for m in range(n):
+            at = movegen.MOVES_START + m * movegen.MOVE_SIZE
+            new_own, new_opp, new_kings = movegen.play(own, opp, kings, black, buf[at], buf[at + 1], buf[at + 2])
+            j = hash_table[_slot(hash_table, keys, _key(new_own, new_opp, new_kings, not black))]
+            if stages[j] == stage:
+                target = local[j]
+                preds[fill[target]] = k
+                fill[target] += 1
+    # Queue items: plies << 34 | outcome << 32 | local index, smallest plies first.
+    heap = np.empty(size + inside[size] + 1, dtype=np.int64)  # a position is queued at most once per edge
+    queued = 0
+    for k in range(size):
+        if nearest_loss[k] >= 0:
+            queued = _heap_push(heap, queued, (np.int64(nearest_loss[k] + 1) << 34) | (_WIN << 32) | k)
+        elif remaining[k] == 0 and not draw_outside[k]:
+            queued = _heap_push(heap, queued, (np.int64(farthest_win[k] + 1) << 34) | (_LOSS << 32) | k)
+    settled = np.zeros(size, dtype=np.bool_)
+    while queued:
+        item, queued = _heap_pop(heap, queued)
+        k = item & 0xFFFFFFFF
+        if settled[k]:
+            continue
+        settled[k] = True
+        value = (item >> 32) & 3
+        distance = item >> 34
+        outcome[members[k]] = value
+        plies[members[k]] = distance
+        for e in range(inside[k], inside[k + 1]):
+            before = preds[e]
+            if settled[before]:
+                continue
+            if value == _LOSS:
+                queued = _heap_push(heap, queued, ((distance + 1) << 34) | (_WIN << 32) | before)
+                continue
+            remaining[before] -= 1
+            if remaining[before] == 0 and nearest_loss[before] < 0 and not draw_outside[before]:
+                longest = max(distance, farthest_win[before]) + 1
+                queued = _heap_push(heap, queued, (np.int64(longest) << 34) | (_LOSS << 32) | before)
+
+
+class Endgame:
+    """The solved positions reachable from one start: ``value`` of any of them."""
+
+    def __init__(self, keys: np.ndarray, hash_table: np.ndarray, outcome: np.ndarray, plies: np.ndarray) -> None:
+        self._keys, self._hash_table, self._outcome, self._plies = keys, hash_table, outcome, plies
+
+    def __len__(self) -> int:
+        return int(self._outcome.size)
+
+    def value(self, board: Board) -> Value:
+        """The exact value of ``board`` for its side to move; ``KeyError`` if it cannot be
+        reached from the solved start."""
+        own, opp = (board.black, board.white) if board.black_to_move else (board.white, board.black)
+        key = _key(own, opp, board.kings, board.black_to_move)
+        index = self._hash_table[_slot(self._hash_table, self._keys, key)]
+        if index == _EMPTY:
+            raise KeyError(f"{board.fen()} cannot be reached from the solved position")
+        outcome = int(self._outcome[index])
+        if outcome == _UNKNOWN:
+            return Value("draw", 0)
+        return Value("win" if outcome == _WIN else "loss", int(self._plies[index]))
+
+
+def _reachable(board: Board, max_positions: int) -> tuple[np.ndarray, np.ndarray]:
+    """Keys of every position reachable from ``board`` (the start first) and their hash table."""
+    own, opp = (board.black, board.white) if board.black_to_move else (board.white, board.black)
+    compulsory = board.variant.captures_compulsory
+    capacity = 1 << 16
+    keys = np.empty(capacity, dtype=np.int64)
+    keys[0] = _key(own, opp, board.kings, board.black_to_move)
+    hash_table = np.full(2 * capacity, _EMPTY, dtype=np.int32)
+    _rehash(keys, 1, hash_table)
+    buf = movegen.work_array(movegen.MOVES_START + movegen.MAX_MOVES * movegen.MOVE_SIZE)
+    expanded, count = 0, 1
+    while True:
+        expanded, count = _enumerate(keys, hash_table, expanded, count, compulsory, buf)
+        if count > max_positions:
+            raise EndgameTooLarge(f"{board.fen()} reaches more than {max_positions:,} positions")
+        if expanded == count:
+            break
+        capacity *= 2
+        keys = np.concatenate((keys, np.empty(capacity - keys.size, dtype=np.int64)))
+        del hash_table  # before the next one is allocated: at the largest they take gigabytes
+        hash_table = np.full(2 * capacity, _EMPTY, dtype=np.int32)
+        _rehash(keys, count, hash_table)
+    del hash_table
+    keys = keys[:count].copy()
+    hash_table = np.full(_table_size(count), _EMPTY, dtype=np.int32)
+    _rehash(keys, count, hash_table)
+    return keys, hash_table
+
+
+def _table_size(count: int) -> int:
+    """A power of two at least one and a half times ``count``, so probes stay short."""
+    return 1 << max(4, (3 * count // 2).bit_length())
+
+
+def solve(board: Board, max_positions: int = MAX_POSITIONS) -> Endgame:
+    """Every position reachable from ``board``, solved exactly; ``EndgameTooLarge`` if it has
+    more than ``MAX_PIECES`` pieces or reaches more than ``max_positions`` positions."""
+    pieces = bin(board.white | board.black).count("1")
+    if pieces > MAX_PIECES:
+        raise EndgameTooLarge(f"{pieces} pieces: exact solving takes at most {MAX_PIECES}")
+    keys, hash_table = _reachable(board, max_positions)
+    stages = _stages(keys)
+    order = np.argsort(stages, kind="stable").astype(np.int32)
+    bounds = np.flatnonzero(np.diff(stages[order])) + 1
+    outcome = np.zeros(keys.size, dtype=np.int8)
+    plies = np.zeros(keys.size, dtype=np.int16)
+    local = np.empty(keys.size, dtype=np.int32)
+    buf = movegen.work_array(movegen.MOVES_START + movegen.MAX_MOVES * movegen.MOVE_SIZE)
+    compulsory = board.variant.captures_compulsory
+    for members in np.split(order, bounds):
+        _solve_stage(keys, hash_table, stages, members, local, outcome, plies, compulsory, buf)
+    return Endgame(keys, hash_table, outcome, plies)
