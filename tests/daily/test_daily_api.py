@@ -75,6 +75,17 @@ def test_a_puzzle_is_solved_move_by_move_with_the_defenders_replies(client: Test
     assert last["correct"] and last["solved"] and last["reply"] is None
 
 
+def test_first_position_is_played_to_its_end_against_the_longest_defence(client: TestClient) -> None:
+    client.app.state.puzzles = None  # the package's own collection
+    assert client.get("/api/puzzles/first-position").json()["source"].startswith("First Position (Payne, 1756)")
+    replies = []
+    for ply, move in enumerate(("23-27", "19-23", "27-32", "23-18")):
+        answer = client.post("/api/puzzles/first-position/move", json={"ply": 2 * ply, "move": move}).json()
+        assert answer["correct"]
+        replies.append(answer["reply"])
+    assert replies == ["28-32", "32-28", "28-24", None] and answer["solved"]
+
+
 def test_a_wrong_move_is_told_and_changes_nothing(client: TestClient) -> None:
     wrong = client.post("/api/puzzles/opening-trade/move", json={"ply": 0, "move": "9-13"}).json()
     assert wrong["correct"] is False and wrong["ply"] == 0 and not wrong["solved"]

@@ -36,7 +36,7 @@ def test_the_stored_collection_has_a_puzzle_for_every_day_of_a_year() -> None:
 
 def test_the_classics_carry_their_source() -> None:
     classics = [p for p in stored_collection().puzzles if p.source]
-    assert {"fools-trap", "seeing-is-believing"} <= {p.id for p in classics}
+    assert {"fools-trap", "seeing-is-believing", "first-position", "second-position"} <= {p.id for p in classics}
 
 
 def test_the_puzzle_of_the_day_is_a_stable_function_of_the_date() -> None:
