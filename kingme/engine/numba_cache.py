@@ -27,6 +27,7 @@ COMPILED_SOURCES = (
     _HERE / "movegen.py",
     _HERE / "evaluation.py",
     _HERE / "search.py",
+    _HERE / "endgame.py",
     _HERE.parent / "rules" / "bitboard.py",
 )
 

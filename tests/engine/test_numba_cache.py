@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -17,6 +18,13 @@ from kingme.engine import numba_cache
 def test_a_writable_package_keeps_its_cache_inside_the_package() -> None:
     package = Path(numba_cache.__file__).parent
     assert numba_cache.CACHE_DIR.is_relative_to(package) or not os.access(package, os.W_OK)
+
+
+def test_every_module_with_compiled_code_selects_the_cache() -> None:
+    package = Path(kingme.__file__).parent
+    compiled = {path for path in package.rglob("*.py") if re.search(r"^from numba", path.read_text(), re.MULTILINE)}
+    compiled.add(package / "rules" / "bitboard.py")  # compiled by movegen, not by itself
+    assert compiled == set(numba_cache.COMPILED_SOURCES)
 
 
 def test_a_read_only_package_uses_the_user_cache_directory(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
