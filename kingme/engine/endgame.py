@@ -209,6 +209,21 @@ def _heap_pop(heap: np.ndarray, size: int) -> tuple:
 
 
 @njit(cache=True)
+def _successors(
+    keys: np.ndarray, hash_table: np.ndarray, index: int, compulsory: bool, buf: np.ndarray, out: np.ndarray
+) -> int:
+    """Write the indices of the positions after each legal move of position ``index`` (all
+    listed already) into ``out``; return how many."""
+    own, opp, kings, black = _unpack(keys[index])
+    n = movegen.generate(own, opp, kings, black, compulsory, buf, movegen.MOVES_START)
+    for m in range(n):
+        at = movegen.MOVES_START + m * movegen.MOVE_SIZE
+        new_own, new_opp, new_kings = movegen.play(own, opp, kings, black, buf[at], buf[at + 1], buf[at + 2])
+        out[m] = hash_table[_slot(hash_table, keys, _key(new_own, new_opp, new_kings, not black))]
+    return n
+
+
+@njit(cache=True)
 def _solve_stage(
     keys: np.ndarray,
     hash_table: np.ndarray,
@@ -235,13 +250,10 @@ def _solve_stage(
     nearest_loss = np.full(size, -1, dtype=np.int32)  # plies of the nearest lost successor outside
     farthest_win = np.full(size, -1, dtype=np.int32)  # plies of the farthest won successor outside
     draw_outside = np.zeros(size, dtype=np.bool_)
+    successors = np.empty(movegen.MAX_MOVES, dtype=np.int64)
     for k in range(size):
-        own, opp, kings, black = _unpack(keys[members[k]])
-        n = movegen.generate(own, opp, kings, black, compulsory, buf, movegen.MOVES_START)
-        for m in range(n):
-            at = movegen.MOVES_START + m * movegen.MOVE_SIZE
-            new_own, new_opp, new_kings = movegen.play(own, opp, kings, black, buf[at], buf[at + 1], buf[at + 2])
-            j = hash_table[_slot(hash_table, keys, _key(new_own, new_opp, new_kings, not black))]
+        for m in range(_successors(keys, hash_table, members[k], compulsory, buf, successors)):
+            j = successors[m]
             if stages[j] == stage:
                 remaining[k] += 1
                 inside[local[j] + 1] += 1
@@ -259,12 +271,8 @@ def _solve_stage(
     fill = inside[:-1].copy()
     preds = np.empty(inside[size], dtype=np.int32)
     for k in range(size):
-        own, opp, kings, black = _unpack(keys[members[k]])
-        n = movegen.generate(own, opp, kings, black, compulsory, buf, movegen.MOVES_START)
-        for m in range(n):
-            at = movegen.MOVES_START + m * movegen.MOVE_SIZE
-            new_own, new_opp, new_kings = movegen.play(own, opp, kings, black, buf[at], buf[at + 1], buf[at + 2])
-            j = hash_table[_slot(hash_table, keys, _key(new_own, new_opp, new_kings, not black))]
+        for m in range(_successors(keys, hash_table, members[k], compulsory, buf, successors)):
+            j = successors[m]
             if stages[j] == stage:
                 target = local[j]
                 preds[fill[target]] = k
