@@ -40,8 +40,8 @@ Outcome = Literal["win", "loss", "draw"]
 
 #: The most pieces a position may have for ``solve`` (the reachable graph grows fast with more).
 MAX_PIECES = 6
-#: The most positions ``solve`` lists before giving up. Second Position reaches 137 million;
-#: solving takes about 30 bytes a position, plus the moves of the largest stage.
+#: The most positions ``solve`` lists before giving up. Second Position reaches 137 million and
+#: peaks at 4.7 GB (about 35 bytes a position, the largest stage's moves included).
 MAX_POSITIONS = 200_000_000
 
 _UNKNOWN, _WIN, _LOSS = 0, 1, 2
