@@ -133,6 +133,7 @@ async def puzzle_move(request: Request) -> JSONResponse:
     return JSONResponse(
         {
             "correct": result.correct,
+            "slower": result.slower,
             "move": result.move,
             "reply": result.reply,
             "ply": result.ply,

@@ -84,12 +84,19 @@ def test_first_position_is_played_to_its_end_against_the_longest_defence(client:
         assert answer["correct"]
         replies.append(answer["reply"])
     assert replies == ["28-32", "32-28", "28-24", None] and answer["solved"]
+    slower = client.post("/api/puzzles/first-position/move", json={"ply": 0, "move": "23-18"}).json()
+    assert slower["slower"] and not slower["correct"]
 
 
 def test_a_wrong_move_is_told_and_changes_nothing(client: TestClient) -> None:
     wrong = client.post("/api/puzzles/opening-trade/move", json={"ply": 0, "move": "9-13"}).json()
-    assert wrong["correct"] is False and wrong["ply"] == 0 and not wrong["solved"]
+    assert wrong["correct"] is False and wrong["slower"] is False and wrong["ply"] == 0 and not wrong["solved"]
     assert wrong["state"]["fen"] == client.get("/api/puzzles/opening-trade").json()["state"]["fen"]
+
+
+def test_a_move_the_puzzle_lists_as_a_slower_win_is_told_as_such(client: TestClient) -> None:
+    slower = client.post("/api/puzzles/opening-trade/move", json={"ply": 0, "move": "10-14"}).json()
+    assert slower["correct"] is False and slower["slower"] is True and slower["ply"] == 0
 
 
 def test_a_hint_reveals_the_next_move_with_its_route(client: TestClient) -> None:

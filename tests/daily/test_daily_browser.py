@@ -144,6 +144,11 @@ def test_past_days_and_any_puzzle_by_id_can_be_opened(page: Any) -> None:
     expect(page.locator("#puzzle-title")).to_have_text("Seeing is believing")
     page.locator('#puzzle-archive button[data-date="2026-11-28"]').click()
     expect(page.locator("#puzzle-title")).to_have_text("Trade")
+    page.locator('#puzzle-board [data-square="10"]').click()
+    page.locator('#puzzle-board [data-square="14"]').click()
+    expect(page.get_by_test_id("puzzle-feedback")).to_have_text(
+        "10-14 wins too, but more slowly. Find the quickest win."
+    )
     page.get_by_test_id("puzzle-id").fill("double-jump")
     page.get_by_test_id("open-puzzle").click()
     expect(page.locator("#puzzle-title")).to_have_text("Double jump")

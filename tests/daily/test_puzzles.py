@@ -88,6 +88,14 @@ def test_a_puzzle_is_solved_with_the_defenders_replies_from_the_line() -> None:
     assert ply == len(puzzle.solution) - 1
 
 
+def test_slower_wins_survive_a_round_trip_and_a_list_of_none_is_no_list() -> None:
+    data = {"id": "x", "fen": "B:W30:B9", "solution": ["9-13"], "title": "t", "slower": [["9-14"]]}
+    puzzle = Puzzle.from_dict(data)
+    assert puzzle.slower == (("9-14",),) and Puzzle.from_dict(puzzle.to_dict()) == puzzle
+    assert Puzzle.from_dict({**data, "slower": [[]]}).slower == ()
+    assert "slower" not in Puzzle.from_dict({**data, "slower": [[]]}).to_dict()
+
+
 def test_a_wrong_move_is_told_and_can_be_retried() -> None:
     puzzle = small_collection().get("seeing-is-believing")
     wrong = attempt(puzzle, 0, "22-18")
@@ -108,6 +116,10 @@ def test_a_wrong_move_is_told_and_can_be_retried() -> None:
         ({"id": "x", "fen": "B:W14,23:B9", "solution": ["9x27"]}, "lacks title"),
         ({"id": "x", "fen": "B:W14,23:B9", "solution": ["9x27"], "title": "t", "answer": 1}, "unknown"),
         ({"id": "x", "fen": "B:W14,23:B9", "solution": ["9x27"], "title": "t", "difficulty": "?"}, "difficulty"),
+        ({"id": "x", "fen": "B:W22:B9", "solution": ["9-13"], "title": "t", "slower": ["9-14"]}, "lists of moves"),
+        ({"id": "x", "fen": "B:W22:B9", "solution": ["9-13"], "title": "t", "slower": [[], []]}, "each of its"),
+        ({"id": "x", "fen": "B:W22:B9", "solution": ["9-13"], "title": "t", "slower": [["9-5"]]}, "slower win"),
+        ({"id": "x", "fen": "B:W22:B9", "solution": ["9-13"], "title": "t", "slower": [["9-13"]]}, "cannot also"),
         ([], "must be an object"),
     ],
 )
@@ -152,6 +164,16 @@ def test_in_an_exact_ending_a_slower_win_is_not_the_solution() -> None:
 def test_in_an_exact_ending_the_defence_must_hold_out_longest() -> None:
     reason = check_line(FIRST_POSITION, ["23-27", "12-16", "19-23"])
     assert reason == "defender's move 1 (12-16) is not the best defence: 28-32 holds out longer"
+
+
+def test_an_exact_puzzle_lists_its_slower_wins_and_the_verifier_checks_them() -> None:
+    line = ("23-27", "28-32", "19-23")
+    right = Puzzle(
+        "first", FIRST_POSITION, line, "First", slower=(("23-18", "23-26", "19-15"), ("27-23", "27-24", "27-31"))
+    )
+    assert check_puzzle(right) is None
+    wrong = Puzzle("first", FIRST_POSITION, line, "First", slower=(("23-18",), ()))
+    assert "are not those of the exact solution" in check_puzzle(wrong)
 
 
 def test_stored_puzzles_verify_smoke_subset() -> None:

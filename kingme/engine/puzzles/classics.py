@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from kingme.engine.puzzles.analysis import VERIFY_DEPTH
 from kingme.engine.puzzles.model import Puzzle
-from kingme.engine.puzzles.verifier import first_failure
+from kingme.engine.puzzles.verifier import judge
 
 Progress = Callable[[int, int], None]
 
@@ -114,14 +114,17 @@ def verified_classics(
     kept, rejected = [], []
     for done, classic in enumerate(CLASSICS, start=1):
         line = tuple(classic.line[: len(classic.line) - (1 - len(classic.line) % 2)])  # end on a solver's move
-        failure = first_failure(classic.fen, line, depth)
-        if failure is not None:
-            ply = failure[0]
+        verdict = judge(classic.fen, line, depth)
+        if verdict.failure is not None:
+            ply = verdict.failure[0]
             line = line[: max(ply if ply % 2 else ply - 1, 0)]  # up to the last sound solver's move
         if line:
-            kept.append(Puzzle(classic.id, classic.fen, line, classic.title, classic.source, classic.difficulty))
+            slower = verdict.slower[: (len(line) + 1) // 2]
+            kept.append(
+                Puzzle(classic.id, classic.fen, line, classic.title, classic.source, classic.difficulty, slower)
+            )
         else:
-            rejected.append((classic.id, failure[1] if failure else "no line"))
+            rejected.append((classic.id, verdict.failure[1] if verdict.failure else "no line"))
         if progress:
             progress(done, len(CLASSICS))
     return tuple(kept), rejected

@@ -2,6 +2,8 @@
 
 The solution is the whole line, both sides' moves as full paths, starting with the solver's
 move: solver, defender (the best defence), solver, ... and always ending on a solver's move.
+An ending solved exactly may also list, for each solver's move, the other moves that win too,
+only more slowly (``slower``), so that a player who finds one is told so.
 Puzzles come from a JSON file in the package, so ``from_dict`` treats its input as hostile: every
 field is checked and the line is replayed with the rules core.
 
@@ -30,7 +32,8 @@ class PuzzleError(KingmeError):
 
 @dataclass(frozen=True)
 class Puzzle:
-    """One puzzle; ``solution`` alternates solver and defender moves, solver first and last."""
+    """One puzzle; ``solution`` alternates solver and defender moves, solver first and last;
+    ``slower`` (empty, or one tuple per solver's move) holds the moves that win more slowly."""
 
     id: str
     fen: str
@@ -38,6 +41,7 @@ class Puzzle:
     title: str
     source: str = ""
     difficulty: str = "medium"
+    slower: tuple[tuple[str, ...], ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not _ID.fullmatch(self.id):
@@ -63,6 +67,23 @@ class Puzzle:
         except KingmeError as error:
             raise PuzzleError(f"puzzle {self.id}: {error}") from None
         object.__setattr__(self, "solution", tuple(full))
+        object.__setattr__(self, "slower", self._checked_slower())
+
+    def _checked_slower(self) -> tuple[tuple[str, ...], ...]:
+        """``slower`` with every move as a full path; ``()`` when it lists none."""
+        if not isinstance(self.slower, tuple) or (self.slower and len(self.slower) != self.solver_moves):
+            raise PuzzleError(f"puzzle {self.id}: slower must list the slower wins of each of its solver's moves")
+        checked = []
+        for number, texts in enumerate(self.slower):
+            board = self.board_after(2 * number)
+            try:
+                moves = [board.parse_move(text) for text in texts]
+            except KingmeError as error:
+                raise PuzzleError(f"puzzle {self.id}: slower win of solver's move {number + 1}: {error}") from None
+            if board.parse_move(self.solution[2 * number]) in moves:
+                raise PuzzleError(f"puzzle {self.id}: the solution's move {number + 1} cannot also be a slower win")
+            checked.append(tuple(str(move) for move in moves))
+        return tuple(checked) if any(checked) else ()
 
     @property
     def side_to_move(self) -> Color:
@@ -85,21 +106,25 @@ class Puzzle:
         if self.source:
             data["source"] = self.source
         data["difficulty"] = self.difficulty
+        if self.slower:
+            data["slower"] = [list(moves) for moves in self.slower]
         return data
 
     @classmethod
     def from_dict(cls, data: object) -> Puzzle:
         if not isinstance(data, dict):
             raise PuzzleError("a puzzle must be an object with id, fen, solution and title")
-        unknown = set(data) - {"id", "fen", "solution", "title", "source", "difficulty"}
+        unknown = set(data) - {"id", "fen", "solution", "title", "source", "difficulty", "slower"}
         if unknown:
             raise PuzzleError(f"unknown puzzle field(s): {', '.join(sorted(map(str, unknown)))[:200]}")
         missing = {"id", "fen", "solution", "title"} - set(data)
         if missing:
             raise PuzzleError(f"puzzle {str(data.get('id'))[:60]!r} lacks {', '.join(sorted(missing))}")
-        solution = data["solution"]
+        solution, slower = data["solution"], data.get("slower", [])
         if not isinstance(solution, list):
             raise PuzzleError(f"puzzle {str(data['id'])[:60]!r}: the solution must be a list of moves")
+        if not isinstance(slower, list) or not all(isinstance(moves, list) for moves in slower):
+            raise PuzzleError(f"puzzle {str(data['id'])[:60]!r}: slower must be a list of lists of moves")
         return cls(
             data["id"],
             data["fen"],
@@ -107,4 +132,5 @@ class Puzzle:
             data["title"],
             data.get("source", ""),
             data.get("difficulty", "medium"),
+            tuple(tuple(moves) for moves in slower),
         )

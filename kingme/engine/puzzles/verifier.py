@@ -10,6 +10,7 @@ solved exactly, and there the defence is checked too (see ``first_failure``).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 
 from kingme.engine.endgame import Endgame
 from kingme.engine.puzzles.analysis import DECISIVE, VERIFY_DEPTH, exact_scores, exact_table, score_moves
@@ -20,17 +21,26 @@ from kingme.rules import Board
 Progress = Callable[[int, int], None]
 
 
-def first_failure(fen: str, line: Sequence[str], depth: int = VERIFY_DEPTH) -> tuple[int, str] | None:
-    """The first ply of ``line`` where the solver's move is not the only win, and why; else ``None``.
+@dataclass(frozen=True)
+class Verdict:
+    """What verification found: the first failing ply and why (or ``None``), and, when the line
+    was judged exactly, the other moves that win too, more slowly, at each solver's move checked."""
+
+    failure: tuple[int, str] | None
+    slower: tuple[tuple[str, ...], ...] = ()
+
+
+def judge(fen: str, line: Sequence[str], depth: int = VERIFY_DEPTH) -> Verdict:
+    """Check ``line`` from ``fen``: each solver's move must be the only win.
 
     The search at ``depth`` judges first. An ending it cannot prove that is small enough to
     solve exactly (``exact_table``; First and Second Position are) is then judged exactly.
     """
     failure = _search_failure(Board(fen), line, depth)
     if failure is None:
-        return None
+        return Verdict(None)
     table = exact_table(Board(fen))
-    return failure if table is None else _exact_failure(table, Board(fen), line)
+    return Verdict(failure) if table is None else _exact_verdict(table, Board(fen), line)
 
 
 def _search_failure(board: Board, line: Sequence[str], depth: int) -> tuple[int, str] | None:
@@ -50,10 +60,11 @@ def _search_failure(board: Board, line: Sequence[str], depth: int) -> tuple[int,
     return None
 
 
-def _exact_failure(table: Endgame, board: Board, line: Sequence[str]) -> tuple[int, str] | None:
+def _exact_verdict(table: Endgame, board: Board, line: Sequence[str]) -> Verdict:
     """Every solver's move must be the quickest win, with no other move as quick (slower wins are
     the same technique with waste, not a second solution), and every defender's move must hold
     out longest."""
+    slower: list[tuple[str, ...]] = []
     for ply, text in enumerate(line):
         move = board.parse_move(text)
         number = ply // 2 + 1
@@ -62,26 +73,34 @@ def _exact_failure(table: Endgame, board: Board, line: Sequence[str]) -> tuple[i
         if ply % 2 == 0:
             if score < DECISIVE:
                 outcome = "a draw" if score == 0 else "a loss"
-                return ply, f"solver's move {number} ({move}) does not win: it is {outcome} with best play"
+                reason = f"solver's move {number} ({move}) does not win: it is {outcome} with best play"
+                return Verdict((ply, reason), tuple(slower))
             other = next((s for s in scored if s.move != move and s.score >= score), None)
             if other:
-                plies = MATE - other.score
-                return ply, f"second solution at solver's move {number}: {other.move} wins in {plies} plies"
+                reason = f"second solution at solver's move {number}: {other.move} wins in {MATE - other.score} plies"
+                return Verdict((ply, reason), tuple(slower))
+            slower.append(tuple(str(s.move) for s in scored if s.move != move and s.score >= DECISIVE))
         elif scored[0].score > score:
-            return ply, f"defender's move {number} ({move}) is not the best defence: {scored[0].move} holds out longer"
+            reason = f"defender's move {number} ({move}) is not the best defence: {scored[0].move} holds out longer"
+            return Verdict((ply, reason), tuple(slower))
         board.push(move)
-    return None
+    return Verdict(None, tuple(slower))
 
 
 def check_line(fen: str, line: Sequence[str], depth: int = VERIFY_DEPTH) -> str | None:
     """Why the line from ``fen`` is not a sound one-solution puzzle, or ``None`` if it is."""
-    failure = first_failure(fen, line, depth)
+    failure = judge(fen, line, depth).failure
     return failure[1] if failure else None
 
 
 def check_puzzle(puzzle: Puzzle, depth: int = VERIFY_DEPTH) -> str | None:
-    """Why ``puzzle`` is rejected, or ``None`` when it verifies."""
-    return check_line(puzzle.fen, puzzle.solution, depth)
+    """Why ``puzzle`` is rejected, or ``None`` when it verifies (its slower wins included)."""
+    verdict = judge(puzzle.fen, puzzle.solution, depth)
+    if verdict.failure:
+        return verdict.failure[1]
+    if puzzle.slower and puzzle.slower != verdict.slower:
+        return f"its slower wins {puzzle.slower} are not those of the exact solution {verdict.slower}"[:300]
+    return None
 
 
 def verify(

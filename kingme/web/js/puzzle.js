@@ -116,7 +116,7 @@ async function submit(route) {
     game.partial = [];
     game.hint = [];
     if (!answer.correct) {
-      feedback("daily.wrong", { move: route.notation }, "wrong");
+      feedback(answer.slower ? "daily.slower" : "daily.wrong", { move: route.notation }, "wrong");
       return;
     }
     await board.animate(route.path, route.captures, piece);
