@@ -120,6 +120,7 @@ def test_a_wrong_move_is_told_and_can_be_retried() -> None:
         ({"id": "x", "fen": "B:W22:B9", "solution": ["9-13"], "title": "t", "slower": [[], []]}, "each of its"),
         ({"id": "x", "fen": "B:W22:B9", "solution": ["9-13"], "title": "t", "slower": [["9-5"]]}, "slower win"),
         ({"id": "x", "fen": "B:W22:B9", "solution": ["9-13"], "title": "t", "slower": [["9-13"]]}, "cannot also"),
+        ({"id": "x", "fen": "B:W22:B9", "solution": ["9-13"], "title": "t", "slower": [["9-14", "9-14"]]}, "twice"),
         ([], "must be an object"),
     ],
 )

@@ -82,7 +82,10 @@ class Puzzle:
                 raise PuzzleError(f"puzzle {self.id}: slower win of solver's move {number + 1}: {error}") from None
             if board.parse_move(self.solution[2 * number]) in moves:
                 raise PuzzleError(f"puzzle {self.id}: the solution's move {number + 1} cannot also be a slower win")
-            checked.append(tuple(str(move) for move in moves))
+            paths = tuple(str(move) for move in moves)
+            if len(set(paths)) != len(paths):
+                raise PuzzleError(f"puzzle {self.id}: a slower win of solver's move {number + 1} is listed twice")
+            checked.append(paths)
         return tuple(checked) if any(checked) else ()
 
     @property
