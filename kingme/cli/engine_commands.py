@@ -49,11 +49,8 @@ def _run_endgame(args: argparse.Namespace) -> int:
     value = table.value(board)
     print(f"{board.fen()}: {_describe(value.outcome, value.plies, board.turn)}")
     for move in board.legal_moves():
-        after = board.copy()
-        after.push(move)
-        reply = table.value(after)  # for the opponent: its loss is the mover's win, one ply later
-        outcome = {"win": "loss", "loss": "win", "draw": "draw"}[reply.outcome]
-        print(f"  {move!s:<12} {_describe(outcome, reply.plies + 1, board.turn)}")
+        after = table.after(board, move)
+        print(f"  {move!s:<12} {_describe(after.outcome, after.plies, board.turn)}")
     print(f"{len(table):,} positions solved in {seconds:.1f} s ({len(table) / max(seconds, 1e-9):,.0f} a second)")
     return 0
 

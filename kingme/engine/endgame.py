@@ -22,7 +22,7 @@ The values are the game-theoretic ones of the board alone: the draw rules that c
 that outlasted the no-progress count would be a draw in a game; the puzzle lines built on these
 values are a few moves long, far from it.
 
->>> from kingme.rules import Board
+>>> from kingme.rules import Board, Move
 >>> table = solve(Board("W:WK19,K23:B12,K28"))  # First Position, White to play
 >>> table.value(Board("W:WK19,K23:B12,K28"))
 Value(outcome='win', plies=61)
@@ -37,7 +37,7 @@ import numpy as np
 from numba import njit
 
 from kingme.engine import movegen
-from kingme.rules import Board
+from kingme.rules import Board, Move
 from kingme.rules.errors import KingmeError
 
 Outcome = Literal["win", "loss", "draw"]
@@ -49,6 +49,8 @@ MAX_PIECES = 6
 MAX_POSITIONS = 200_000_000
 
 _UNKNOWN, _WIN, _LOSS = 0, 1, 2
+#: The opponent's outcome after a move, as the side that made it sees it.
+_SEEN_BY_THE_MOVER: dict[Outcome, Outcome] = {"win": "loss", "loss": "win", "draw": "draw"}
 _EMPTY = -1
 
 
@@ -328,9 +330,7 @@ class Endgame:
     def value(self, board: Board) -> Value:
         """The exact value of ``board`` for its side to move; ``KeyError`` if it cannot be
         reached from the solved start."""
-        own, opp = (board.black, board.white) if board.black_to_move else (board.white, board.black)
-        key = _key(own, opp, board.kings, board.black_to_move)
-        index = self._hash_table[_slot(self._hash_table, self._keys, key)]
+        index = self._hash_table[_slot(self._hash_table, self._keys, _board_key(board))]
         if index == _EMPTY:
             raise KeyError(f"{board.fen()} cannot be reached from the solved position")
         outcome = int(self._outcome[index])
@@ -338,14 +338,27 @@ class Endgame:
             return Value("draw", 0)
         return Value("win" if outcome == _WIN else "loss", int(self._plies[index]))
 
+    def after(self, board: Board, move: Move) -> Value:
+        """The value of playing ``move`` on ``board``, for the side that plays it: the opponent's
+        loss in *n* plies is a win in *n* + 1, and the other way round."""
+        position = board.copy()
+        position.push(move)
+        reply = self.value(position)
+        outcome = _SEEN_BY_THE_MOVER[reply.outcome]
+        return Value(outcome, reply.plies + 1 if outcome != "draw" else 0)
+
+
+def _board_key(board: Board) -> int:
+    own, opp = (board.black, board.white) if board.black_to_move else (board.white, board.black)
+    return _key(own, opp, board.kings, board.black_to_move)
+
 
 def _reachable(board: Board, max_positions: int) -> tuple[np.ndarray, np.ndarray]:
     """Keys of every position reachable from ``board`` (the start first) and their hash table."""
-    own, opp = (board.black, board.white) if board.black_to_move else (board.white, board.black)
     compulsory = board.variant.captures_compulsory
     capacity = 1 << 16
     keys = np.empty(capacity, dtype=np.int64)
-    keys[0] = _key(own, opp, board.kings, board.black_to_move)
+    keys[0] = _board_key(board)
     hash_table = np.full(2 * capacity, _EMPTY, dtype=np.int32)
     _rehash(keys, 1, hash_table)
     buf = movegen.work_array(movegen.MOVES_START + movegen.MAX_MOVES * movegen.MOVE_SIZE)
@@ -376,7 +389,7 @@ def _table_size(count: int) -> int:
 def solve(board: Board, max_positions: int = MAX_POSITIONS) -> Endgame:
     """Every position reachable from ``board``, solved exactly; ``EndgameTooLarge`` if it has
     more than ``MAX_PIECES`` pieces or reaches more than ``max_positions`` positions."""
-    pieces = bin(board.white | board.black).count("1")
+    pieces = (board.white | board.black).bit_count()
     if pieces > MAX_PIECES:
         raise EndgameTooLarge(f"{pieces} pieces: exact solving takes at most {MAX_PIECES}")
     keys, hash_table = _reachable(board, max_positions)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kingme.engine.analysis import analyse
-from kingme.engine.endgame import MAX_PIECES, Endgame, EndgameTooLarge, solve
+from kingme.engine.endgame import Endgame, EndgameTooLarge, solve
 from kingme.engine.search import MATE
 from kingme.game import Game, Setup
 from kingme.rules import Board, Color, Move
@@ -74,8 +74,6 @@ def best_reply(board: Board, depth: int) -> Move:
 
 def exact_table(board: Board) -> Endgame | None:
     """The exact values of everything reachable from ``board``, when it is small enough."""
-    if bin(board.white | board.black).count("1") > MAX_PIECES:
-        return None
     try:
         return solve(board, EXACT_LIMIT)
     except EndgameTooLarge:
@@ -87,9 +85,7 @@ def exact_scores(table: Endgame, board: Board) -> list[Scored]:
     plies to the end for a win, 0 for a draw, below ``-MATE_BOUND`` for a loss."""
     scored = []
     for move in board.legal_moves():
-        after = board.copy()
-        after.push(move)
-        value = table.value(after)  # the opponent's view
-        score = 0 if value.outcome == "draw" else MATE - 1 - value.plies
-        scored.append(Scored(move, -score if value.outcome == "win" else score))
+        value = table.after(board, move)
+        score = 0 if value.outcome == "draw" else MATE - value.plies
+        scored.append(Scored(move, -score if value.outcome == "loss" else score))
     return sorted(scored, key=lambda s: (-s.score, s.move))

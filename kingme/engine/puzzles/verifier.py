@@ -4,7 +4,7 @@ A puzzle is rejected when, at any point of its line where the solver is to move,
 move does not win decisively at the verification depth, or another move does too (a second
 solution). The defender's replies need no check of their own: a better defence would show up
 as the solver's previous move no longer winning. Small endings the search cannot prove are
-solved exactly, and there the defence is checked too (see ``first_failure``).
+solved exactly, and there the defence is checked too (see ``judge``).
 """
 
 from __future__ import annotations
