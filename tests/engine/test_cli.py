@@ -38,6 +38,7 @@ def test_endgame_prints_the_exact_value_of_the_position_and_of_every_move(capsys
         (["match", "club", "casual", "--openings", "0"], "at least 1"),
         (["endgame", "--fen", "W:W30,27,26,K22:B21,20,K9"], "7 pieces: exact solving takes at most 6"),
         (["endgame", "--fen", "W:W1:B12"], "white man on square 1"),
+        (["endgame", "--fen", "W:WK19:B12", "--variant", "polish"], "unknown variant"),
     ],
 )
 def test_bad_input_is_one_line_on_stderr_and_status_2(argv: list[str], message: str, capsys) -> None:
