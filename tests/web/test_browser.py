@@ -349,11 +349,24 @@ def test_the_chosen_language_survives_a_reload(play):
     expect(play.page.locator("html")).to_have_attribute("lang", "fr")
 
 
+def wait_for_held(play, held: list, count: int) -> None:
+    """Let Playwright deliver intercepted requests until ``held`` has ``count`` of them.
+
+    A route handler runs only while the sync API is waiting, so the page can show "thinking"
+    before the request reaches the handler: waiting for the request itself is what is safe."""
+    for _ in range(600):
+        if len(held) >= count:
+            return
+        play.page.wait_for_timeout(25)
+    raise AssertionError(f"{count} request(s) to /api/computer expected, {len(held)} arrived")
+
+
 def test_the_page_shows_the_computer_thinking_and_stays_usable_meanwhile(play):
     held = []
     play.page.route("**/api/computer", lambda route: held.append(route))  # held until released
     play.start(opponent="computer", level="random")
     play.click(11, 15)
+    wait_for_held(play, held, 1)
     expect(play.hook("thinking")).to_be_visible()
     expect(play.hook("status")).to_have_text("White is thinking…")
     play.hook("open-help").click()
@@ -365,6 +378,7 @@ def test_the_page_shows_the_computer_thinking_and_stays_usable_meanwhile(play):
     held.clear()  # the page cancelled that request
     play.click(11, 15)
     expect(play.hook("thinking")).to_be_visible()
+    wait_for_held(play, held, 1)
     held.pop().continue_()
     play.wait_for_history(2)
     expect(play.hook("thinking")).to_be_hidden()

@@ -825,8 +825,10 @@ function wirePrefs() {
   bind("pref-sound-volume", "soundVolume", (e) => Number(e.value));
   bind("pref-music-volume", "musicVolume", (e) => Number(e.value));
   $("pref-language").addEventListener("input", async () => {
-    prefs.language = await setLanguage($("pref-language").value);
+    // Saved at once, before the translation file arrives, so a reload right after the choice keeps it.
+    prefs.language = $("pref-language").value;
     savePrefs();
+    prefs.language = await setLanguage(prefs.language);
     relabel();
   });
 }
