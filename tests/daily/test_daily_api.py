@@ -148,3 +148,19 @@ def test_every_puzzle_of_the_stored_collection_is_served_and_its_first_move_acce
     for puzzle in stored_collection().puzzles:
         answer = client.post(f"/api/puzzles/{puzzle.id}/move", json={"ply": 0, "move": puzzle.solution[0]}).json()
         assert answer["correct"] and answer["solved"] == (len(puzzle.solution) == 1)
+
+
+def test_the_stored_calendar_serves_past_days_and_still_a_puzzle_after_its_end(client: TestClient) -> None:
+    from datetime import timedelta
+
+    from kingme.engine.puzzles import stored_collection
+
+    client.app.state.puzzles = None  # the package's own collection and calendar
+    calendar = stored_collection().schedule
+    assert client.get("/api/daily/puzzle?date=2026-04-11").json()["id"] == "g-986660732f"
+    client.app.state.today = calendar.last_day + timedelta(1)
+    after = client.get("/api/daily/puzzle").json()
+    assert after["id"] == calendar.ids[0]  # the calendar starts over from 2026-01-01
+    days = client.get("/api/puzzles/archive?days=2").json()["days"]
+    assert [d["id"] for d in days] == [calendar.ids[0], calendar.ids[-1]]
+    assert client.get(f"/api/daily/puzzle?date={calendar.last_day + timedelta(2)}").status_code == 404

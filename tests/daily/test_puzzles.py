@@ -51,13 +51,7 @@ def test_the_puzzle_of_the_day_is_a_stable_function_of_the_date() -> None:
     ]
 
 
-def test_consecutive_days_get_different_stored_puzzles() -> None:
-    collection = stored_collection()
-    ids = [collection.of_the_day(FIRST_DAY + timedelta(n)).id for n in range(len(collection))]
-    assert len(set(ids)) == len(collection)
-
-
-def test_appending_puzzles_keeps_every_past_day_of_the_first_cycle() -> None:
+def test_without_a_calendar_appending_puzzles_keeps_every_day_of_the_first_cycle() -> None:
     collection = small_collection()
     longer = Collection((*collection.puzzles, Puzzle("extra", "B:W14,23:B10", ("10x17",), "Extra")))
     for n in range(len(collection)):
@@ -137,6 +131,10 @@ def test_a_collection_file_with_a_repeated_id_or_bad_json_is_refused() -> None:
         Collection.from_json("{")
     with pytest.raises(PuzzleError, match="empty"):
         Collection.from_json('{"puzzles": []}')
+    with pytest.raises(PuzzleError, match="next_game must be a whole number"):
+        Collection.from_json(json.dumps({"puzzles": [one], "next_game": -1}))
+    with pytest.raises(PuzzleError, match="unknown field"):
+        Collection.from_json(json.dumps({"puzzles": [one], "calendar": []}))
 
 
 def test_the_verifier_rejects_a_puzzle_with_two_solutions() -> None:
@@ -215,6 +213,11 @@ def test_generate_finds_a_puzzle_in_an_engine_game_that_then_verifies(
     assert puzzle.id.startswith("g-") and puzzle.title.endswith(("man", "men", "game"))
     assert "1 puzzles added (1 generated)" in capsys.readouterr().out
     assert main(["puzzles", "verify", "--file", str(file)]) == 0
+    # The file remembers where to go on: a run without --first-game resumes after game 4.
+    assert Collection.from_path(file).next_game == 5
+    assert main(["puzzles", "generate", "--count", "1", "--games", "1", "--no-classics", "--output", str(file)]) == 0
+    assert "engine games from puzzles-5 on" in capsys.readouterr().err
+    assert Collection.from_path(file).next_game == 6
 
 
 #: The puzzles of the first release, in order. New puzzles are appended after them, never

@@ -165,9 +165,9 @@ def game_positions(number: int, budget: GeneratorBudget) -> Iterator[Board]:
 
 def generate(
     count: int, budget: GeneratorBudget, known: Iterable[Puzzle] = (), progress: Progress | None = None
-) -> Iterator[Puzzle]:
-    """Up to ``count`` new puzzles from the games of ``budget``, each as soon as it is found,
-    skipping positions in ``known``."""
+) -> Iterator[tuple[int, Puzzle]]:
+    """Up to ``count`` new puzzles from the games of ``budget``, each as soon as it is found with
+    the number of its game (a stopped run resumes after it), skipping positions in ``known``."""
     seen = {puzzle.fen for puzzle in known}
     found = 0
     for number in range(budget.first_game, budget.first_game + budget.games):
@@ -176,7 +176,7 @@ def generate(
             if puzzle is not None and puzzle.fen not in seen:
                 seen.add(puzzle.fen)
                 found += 1
-                yield puzzle
+                yield number, puzzle
                 break
         if progress:
             progress(found, count)

@@ -1,0 +1,204 @@
+"""The calendar of daily puzzles: past days never change, new weeks follow a rhythm, the operator's view."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from datetime import date, timedelta
+from pathlib import Path
+
+import pytest
+
+from kingme.cli import main
+from kingme.engine.puzzles import FIRST_DAY, Collection, Puzzle, PuzzleError, stored_collection
+from kingme.engine.puzzles.calendar import Calendar
+from kingme.engine.puzzles.collection import calendar_path, stored_path
+from kingme.engine.puzzles.weekly import THEMES, rating, theme
+from kingme.rules import Board
+
+from .conftest import small_collection
+
+#: Every day from 2026-01-01 to 2026-11-30 as ``YYYY-MM-DD PUZZLE_ID`` lines, hashed: the puzzles
+#: those days showed under the first rule (day n, puzzle n of the collection of 393).
+PAST_DAYS = 334
+PAST_SHA256 = "b0bb1b20255aa0b6d7b314cf1285f1fc24ae7a451c8a3137b39465edaf0b36d1"
+#: The day the calendar came in, already shown under the first rule.
+INTRODUCED = date(2026, 12, 1)
+
+
+def _day(n: int) -> date:
+    return FIRST_DAY + timedelta(n)
+
+
+def _puzzles(count: int) -> tuple[Puzzle, ...]:
+    """``count`` different one-move puzzles (a lone man's step), ids ``p1``, ``p2``, ..."""
+    fens = [f"B:W32:B{n}" for n in range(1, count + 1)]
+    return tuple(Puzzle(f"p{n}", fen, (str(Board(fen).legal_moves()[0]),), "Step") for n, fen in enumerate(fens, 1))
+
+
+def test_every_past_day_keeps_the_puzzle_it_had() -> None:
+    lines = stored_collection().schedule.lines(FIRST_DAY, _day(PAST_DAYS - 1))
+    assert hashlib.sha256(("\n".join(lines) + "\n").encode()).hexdigest() == PAST_SHA256
+    collection = stored_collection()
+    assert collection.of_the_day(FIRST_DAY).id == "canalejas-cannonball"
+    assert collection.of_the_day(date(2026, 4, 11)).id == "g-986660732f"
+    assert collection.of_the_day(date(2026, 11, 30)).id == "g-44f164fc32"
+    assert collection.of_the_day(INTRODUCED).id == "g-de4eec7aa9"
+    # The first rule: day n showed the collection's puzzle n.
+    assert [collection.of_the_day(_day(n)) for n in range(PAST_DAYS + 1)] == list(collection.puzzles[: PAST_DAYS + 1])
+
+
+def test_the_stored_calendar_never_shows_a_puzzle_twice() -> None:
+    ids = stored_collection().schedule.ids
+    assert len(set(ids)) == len(ids)
+    assert stored_collection().schedule.last_day > INTRODUCED
+
+
+def test_new_weeks_go_from_the_easiest_on_monday_to_the_hardest_on_sunday_with_varied_themes() -> None:
+    collection = stored_collection()
+    day = INTRODUCED + timedelta(1)
+    weeks: list[list[Puzzle]] = []
+    while collection.schedule.covers(day):
+        if not weeks or day.weekday() == 0:
+            weeks.append([])
+        weeks[-1].append(collection.of_the_day(day))
+        day += timedelta(1)
+    assert weeks
+    for week in weeks:
+        assert [rating(p) for p in week] == sorted(rating(p) for p in week)
+        assert len({theme(p) for p in week}) >= 3
+
+
+def test_growing_the_collection_and_extending_the_calendar_never_changes_a_day_it_covers() -> None:
+    collection = stored_collection()
+    extra = Puzzle("extra", "B:W14,23:B10", ("10x17",), "Extra")
+    grown = Collection((*collection.puzzles, extra), collection.schedule.extended((), INTRODUCED))
+    covered = range(len(collection.schedule))
+    assert [grown.of_the_day(_day(n)) for n in covered] == [collection.of_the_day(_day(n)) for n in covered]
+
+
+def test_a_calendar_is_extended_by_whole_weeks_of_unused_puzzles_only() -> None:
+    puzzles = _puzzles(20)
+    calendar = Calendar(("p1", "p2", "p3"))  # Thursday 2026-01-01 to Saturday
+    extended = calendar.extended(puzzles, FIRST_DAY)
+    assert extended.ids[:3] == calendar.ids
+    assert len(extended) == 3 + 1 + 7 + 7  # of 17 unused: that week's Sunday, two whole weeks; 2 left
+    assert len(set(extended.ids)) == len(extended)
+    assert extended.last_day.weekday() == 6
+
+
+def test_days_that_came_after_the_calendar_ran_out_keep_the_repeat_they_showed() -> None:
+    calendar = Calendar(("p1", "p2", "p3"))
+    today = _day(9)
+    shown = [calendar.puzzle_id(_day(n)) for n in range(10)]
+    extended = calendar.extended(_puzzles(20), today)
+    assert list(extended.ids[:10]) == shown == ["p1", "p2", "p3"] * 3 + ["p1"]
+    assert len(extended) > 10
+
+
+def test_after_its_last_day_the_calendar_starts_over_from_its_first() -> None:
+    calendar = Calendar(("a", "b", "c"))
+    assert [calendar.puzzle_id(_day(n)) for n in range(3, 7)] == ["a", "b", "c", "a"]
+    assert calendar.lines(_day(2), _day(3)) == ["2026-01-03 c", "2026-01-04 a  (repeats 2026-01-01)"]
+    with pytest.raises(PuzzleError, match="start on 2026-01-01"):
+        calendar.puzzle_id(FIRST_DAY - timedelta(1))
+
+
+def test_a_collection_without_a_calendar_shows_its_puzzles_in_order() -> None:
+    collection = small_collection()
+    assert collection.schedule.ids == ("double-jump", "opening-trade", "seeing-is-believing")
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("", "empty"),
+        ("2026-01-01 a\n2026-01-03 b\n", "line 2 is for 2026-01-03, expected 2026-01-02"),
+        ("2026-01-02 a\n", "expected 2026-01-01"),
+        ("2026-01-01 A B\n", "line 1 is not 'YYYY-MM-DD PUZZLE_ID'"),
+        ("2026-01-01\n", "line 1"),
+    ],
+)
+def test_a_calendar_file_that_cannot_be_used_is_refused_naming_the_line(text: str, words: str) -> None:
+    with pytest.raises(PuzzleError, match=words):
+        Calendar.from_text(text)
+
+
+def test_a_calendar_naming_a_puzzle_the_collection_lacks_is_refused() -> None:
+    with pytest.raises(PuzzleError, match="'nowhere', which is not in the collection"):
+        Collection(small_collection().puzzles, Calendar(("double-jump", "nowhere")))
+
+
+# ---- the operator's command ------------------------------------------------------------------
+
+
+def _status(argv: list[str]) -> int:
+    """The exit status of ``kingme ARGV``, whether the command or its argument parser stops it."""
+    try:
+        return main(argv)
+    except SystemExit as stop:
+        return int(stop.code or 0)
+
+
+def test_the_calendar_command_prints_a_line_per_day(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["puzzles", "calendar", "--from", "2026-01-01", "--to", "2026-01-03", "--today", "2026-01-01"]) == 0
+    out = capsys.readouterr()
+    ids = [p.id for p in stored_collection().puzzles[:3]]
+    assert out.out.splitlines() == [f"2026-01-0{n + 1} {ids[n]}" for n in range(3)]
+    assert "warning" not in out.err
+
+
+def test_the_calendar_command_warns_sixty_days_before_the_calendar_runs_out(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    last = stored_collection().schedule.last_day
+    assert main(["puzzles", "calendar", "--today", (last - timedelta(59)).isoformat()]) == 0
+    assert f"warning: the calendar runs out on {last} (in 59 days)" in capsys.readouterr().err
+    assert main(["puzzles", "calendar", "--today", (last - timedelta(60)).isoformat()]) == 0
+    assert "warning" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("arguments", "words"),
+    [
+        (["--from", "2026-02-30"], "'2026-02-30' is not a day of the calendar"),
+        (["--to", "tomorrow"], "a day must be written YYYY-MM-DD, not 'tomorrow'"),
+        (["--from", "2026-03-02", "--to", "2026-03-01"], "the range starts (2026-03-02) after it ends (2026-03-01)"),
+        (["--from", "2025-12-31"], "daily puzzles start on 2026-01-01"),
+        (["--from", "2026-01-01", "--to", "2099-01-01"], "at most 3660 days"),
+    ],
+)
+def test_the_calendar_command_refuses_bad_dates_in_one_line(
+    arguments: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _status(["puzzles", "calendar", *arguments]) == 2
+    out = capsys.readouterr()
+    assert out.out == "" and words in out.err and len(out.err.strip().splitlines()) == 1
+
+
+def test_the_calendar_command_extends_a_calendar_by_whole_weeks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    file = tmp_path / "puzzles.json"
+    file.write_text(Collection(_puzzles(20)).to_json())
+    calendar_path(file).write_text(Calendar(("p1", "p2", "p3")).to_text())
+    command = ["puzzles", "calendar", "--file", str(file), "--today", "2026-01-01", "--from", "2026-01-03"]
+    assert main([*command, "--to", "2026-01-05", "--extend"]) == 0
+    out = capsys.readouterr()
+    assert "15 days added; the calendar covers 18 days, through 2026-01-18" in out.err
+    assert out.out.startswith("2026-01-03 p3\n2026-01-04 ")
+    assert Collection.from_path(file).schedule.ids[:3] == ("p1", "p2", "p3")
+    assert "warning: the calendar runs out on 2026-01-18 (in 17 days)" in out.err
+
+
+def test_a_fresh_collection_is_refused_where_a_calendar_gives_days_their_puzzles(tmp_path: Path) -> None:
+    shutil.copy(stored_path(), tmp_path / "puzzles.json")
+    shutil.copy(calendar_path(stored_path()), calendar_path(tmp_path / "puzzles.json"))
+    before = (tmp_path / "puzzles.json").read_text()
+    command = ["puzzles", "generate", "--fresh", "--no-classics", "--output", str(tmp_path / "puzzles.json")]
+    assert main(command) == 2
+    assert (tmp_path / "puzzles.json").read_text() == before
+
+
+def test_every_theme_is_known() -> None:
+    assert {theme(p) for p in stored_collection().puzzles} <= set(THEMES)
