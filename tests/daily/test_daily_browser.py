@@ -61,6 +61,43 @@ def test_the_daily_game_is_beat_club_as_red_without_takebacks_or_hints(page: Any
     expect(page.get_by_test_id("streak")).to_have_text("0")
 
 
+def test_the_daily_game_keeps_its_level_and_is_played_once_across_reloads_and_level_attempts(page: Any) -> None:
+    open_daily_game(page)
+    expect(page.locator("#modes .is-active")).to_have_count(1)
+    expect(page.locator("#modes .is-active")).to_have_attribute("data-mode", "daily-game")
+    play_path(page, (11, 15))
+    expect(page.locator("[data-testid=history] li")).to_have_count(2)
+    expect(page.get_by_test_id("level")).to_be_disabled()
+    expect(page.get_by_test_id("level")).to_have_value("club")
+    expect(page.locator("#level-note")).to_contain_text("always played against Club")
+    expect(page.get_by_test_id("restart")).to_be_hidden()
+    page.reload()
+    page.wait_for_selector("html[data-ready=true]")
+    expect(page.get_by_test_id("level")).to_be_disabled()
+    expect(page.locator("[data-testid=history] li")).to_have_count(2)
+    open_daily_game(page)  # clicking Daily again neither restarts nor changes the game
+    expect(page.locator("[data-testid=history] li")).to_have_count(2)
+    assert stored(page, "match")["config"]["level"] == "club"
+    page.get_by_test_id("resign").click()
+    page.get_by_test_id("confirm").click()
+    expect(page.get_by_test_id("result")).to_be_visible()
+    expect(page.get_by_test_id("replay-same-seed")).to_be_hidden()
+    expect(page.get_by_test_id("level")).to_be_enabled()
+    page.get_by_test_id("level").select_option("random")
+    expect(page.locator("[data-testid=history] li")).to_have_count(2)
+    expect(page.get_by_test_id("error")).to_be_hidden()
+
+
+def test_a_level_saved_by_an_older_page_is_put_right_when_the_daily_opens(page: Any) -> None:
+    open_daily_game(page)
+    match = stored(page, "match")
+    seed_storage(page, "match", {**match, "config": {**match["config"], "level": "random"}})
+    open_daily_game(page)
+    expect(page.get_by_test_id("level")).to_have_value("club")
+    assert stored(page, "match")["config"]["level"] == "club"
+    expect(page.get_by_test_id("error")).to_be_hidden()
+
+
 def test_an_unfinished_daily_game_resumes_after_a_reload(page: Any) -> None:
     open_daily_game(page)
     play_path(page, (11, 15))

@@ -100,7 +100,11 @@ async function openDailyGame() {
     const data = records();
     if (data.days[today]) return; // already played today
     const game = hooks.current();
-    if (game && dailyDay(game.record) === today) return; // already on the board
+    if (game && dailyDay(game.record) === today) {
+      // Already on the board; a level saved by an older page is put right (the server allows one).
+      if (game.config.level !== daily.level) hooks.onLoad(await hooks.api.state(game.record), config(daily));
+      return;
+    }
     if (data.unfinished?.day === today) {
       hooks.onLoad(await hooks.api.state(data.unfinished.record), config(daily));
     } else {
@@ -136,7 +140,9 @@ function button(mode, testid, key) {
 function showMode(mode) {
   document.documentElement.dataset.mode = mode;
   for (const entry of document.querySelectorAll("#modes .mode")) {
-    const on = entry.dataset.mode === mode || (mode === "play" && entry.dataset.mode === "daily-game" && document.documentElement.dataset.daily === "on");
+    // During the daily game only its entry is lit, not Play's.
+    const daily = mode === "play" && document.documentElement.dataset.daily === "on";
+    const on = daily ? entry.dataset.mode === "daily-game" : entry.dataset.mode === mode;
     entry.classList.toggle("is-active", on);
     if (on) entry.setAttribute("aria-current", "page");
     else entry.removeAttribute("aria-current");

@@ -15,6 +15,8 @@ import { createRoom, mountOnline, openLink, renderRoom, roomInUrl } from "./onli
 
 const LEVELS = ["random", "beginner", "casual", "club", "strong", "master"];
 const UNDO_LIMIT = 100;
+// The server treats a game with this seed as the day's game (no other level, no takebacks).
+const DAILY_SEED = /^daily-\d{4}-\d{2}-\d{2}$/;
 const DEFAULT_SETUP = { opponent: "computer", level: "casual", side: "red", rules: "american", position: "standard", seed: "checkers-1" };
 const DEFAULT_PREFS = {
   language: "en", pieces: "red-white", board: "walnut", numbers: true, marks: true,
@@ -57,6 +59,15 @@ function other(color) {
 
 function vsComputer() {
   return match?.config.opponent === "computer";
+}
+
+function isDaily() {
+  return Boolean(match && DAILY_SEED.test(match.record.setup.seed));
+}
+
+// A daily game in progress keeps its level and cannot be started over: the day is played once.
+function dailyInPlay() {
+  return isDaily() && active();
 }
 
 function computerColor() {
@@ -246,7 +257,7 @@ function renderControls() {
   $("hint").disabled = !interactive();
   $("pause").disabled = !playing || ui.paused;
   $("resign").disabled = !playing;
-  $("restart").disabled = !match;
+  $("restart").disabled = !match || isDaily();
   $("end-turn").hidden = !(interactive() && midJump() && state.variant === "casual" && exactRoute());
   $("go-setup").hidden = Boolean(match);
   $("pause-overlay").hidden = !ui.paused;
@@ -268,6 +279,7 @@ function render() {
   renderPlayers();
   renderHistory();
   renderControls();
+  updateSetupNotes();
   renderRoom();
 }
 
@@ -530,7 +542,7 @@ function endTurn() {
 function formConfig() {
   const form = $("setup");
   return {
-    opponent: form.opponent.value, level: form.level.value, side: form.side.value,
+    opponent: form.opponent.value, level: form.level.disabled ? prefs.setup.level : form.level.value, side: form.side.value,
     rules: form.rules.value, position: form.position.value, seed: form.seed.value.trim(),
   };
 }
@@ -691,6 +703,10 @@ async function resign() {
   }
 }
 
+function restart() {
+  if (match && !isDaily()) start(match.config, match.setup);
+}
+
 function newSeed() {
   const words = ["maple", "harbor", "cobalt", "lantern", "meadow", "quartz", "ember", "willow", "falcon", "juniper"];
   const random = new Uint32Array(2);
@@ -723,7 +739,11 @@ function updateSetupNotes() {
   const computer = form.opponent.value === "computer";
   const online = form.opponent.value === "online";
   $("level-field").hidden = !computer;
-  $("level-note").textContent = t(`levelNotes.${form.level.value}`);
+  const locked = dailyInPlay();
+  if (locked) form.level.value = match.config.level;
+  else if (form.level.disabled) form.level.value = prefs.setup.level;
+  form.level.disabled = locked;
+  $("level-note").textContent = locked ? t("setup.levelDaily", { level: t(`levels.${match.config.level}`) }) : t(`levelNotes.${form.level.value}`);
   $("side-note").textContent = computer ? t("setup.sideNoteComputer", { color: colorName("white") })
     : online ? t("online.sideNote") : t("setup.sideNoteLocal");
   // Online rooms always start from the standard position; a random side is theirs alone.
@@ -753,7 +773,7 @@ async function levelChanged() {
   const form = $("setup");
   rememberSetup();
   updateSetupNotes();
-  if (!active() || !vsComputer() || form.level.value === match.config.level) return;
+  if (!active() || !vsComputer() || isDaily() || form.level.value === match.config.level) return;
   const level = t(`levels.${form.level.value}`);
   const sure = await confirmDialog(t("dialog.levelTitle"), t("dialog.levelText", { level }), t("dialog.levelConfirm"));
   if (sure) start({ ...match.config, level: form.level.value }, match.setup);
@@ -859,7 +879,7 @@ function wire() {
   $("pause").addEventListener("click", pause);
   $("resume").addEventListener("click", resume);
   $("resign").addEventListener("click", resign);
-  $("restart").addEventListener("click", () => match && start(match.config, match.setup));
+  $("restart").addEventListener("click", restart);
   $("flip").addEventListener("click", () => {
     if (match) match.flipped = !match.flipped;
     else board.setOrientation(!board.blackAtBottom);
@@ -867,7 +887,7 @@ function wire() {
     render();
   });
   $("end-turn").addEventListener("click", endTurn);
-  $("replay-same-seed").addEventListener("click", () => start(match.config, match.setup));
+  $("replay-same-seed").addEventListener("click", restart);
   $("new-seed").addEventListener("click", () => {
     const seed = newSeed();
     $("setup").seed.value = seed;
