@@ -18,14 +18,14 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Match, Mount
-from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kingme.game import Game
-from kingme.server import api, daily, online
+from kingme.server import api, daily, online, static_files
 from kingme.server.extension import ExtensionFactory
 from kingme.server.settings import Settings
 
@@ -138,7 +138,7 @@ def create_app(
             engine.close()
 
     routes = [*api.ROUTES, *(route for part in parts for route in part.routes)]
-    routes.append(_WebFiles("/", StaticFiles(directory=WEB_DIR, html=True), name="web"))
+    routes.append(_WebFiles("/", static_files.WebFiles(WEB_DIR), name="web"))
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
@@ -146,4 +146,5 @@ def create_app(
     )
     app.state.settings = settings
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(GZipMiddleware)  # JSON answers; the static files come gzipped already
     return app
