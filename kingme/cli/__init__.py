@@ -12,9 +12,16 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from kingme.cli import engine_commands, online_commands, puzzle_commands, rules_commands, server_commands
+from kingme.cli import (
+    egdb_commands,
+    engine_commands,
+    online_commands,
+    puzzle_commands,
+    rules_commands,
+    server_commands,
+)
 
-LAYERS = (rules_commands, engine_commands, server_commands, online_commands, puzzle_commands)
+LAYERS = (rules_commands, engine_commands, server_commands, online_commands, puzzle_commands, egdb_commands)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -28,6 +28,11 @@ COMPILED_SOURCES = (
     _HERE / "evaluation.py",
     _HERE / "search.py",
     _HERE / "endgame.py",
+    _HERE / "egdb" / "index.py",
+    _HERE / "egdb" / "probe.py",
+    _HERE / "egdb" / "build.py",
+    _HERE / "egdb" / "verify.py",
+    _HERE / "egdb" / "bench.py",
     _HERE.parent / "rules" / "bitboard.py",
 )
 

@@ -1,0 +1,192 @@
+"""``kingme egdb build``, ``probe`` and ``verify``, and ``kingme bench egdb``.
+
+Builds are long, so they draw the progress bar of ``puzzle_commands`` on stderr and print one
+line per material on stdout. A missing, truncated or altered table file, a bad FEN or too many
+pieces is one line on stderr and exit status 2 (``kingme.cli.main``), never a value.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from pathlib import Path
+
+from kingme.cli.puzzle_commands import ProgressBar
+from kingme.engine.egdb import (
+    LOSS,
+    MAX_PIECES,
+    WIN,
+    DatabaseError,
+    Material,
+    Tables,
+    TooManyPieces,
+    build,
+    default_directory,
+    is_loss,
+    is_win,
+    load,
+    plies,
+    probe,
+    verify_tables,
+)
+from kingme.engine.egdb.index import materials
+from kingme.rules import Board, Move
+
+
+def _pieces(text: str) -> int:
+    if not text.isdigit() or not 2 <= int(text) <= MAX_PIECES:
+        raise argparse.ArgumentTypeError(f"expected a number of pieces from 2 to {MAX_PIECES}, not {text[:20]!r}")
+    return int(text)
+
+
+def _directory(args: argparse.Namespace) -> Path:
+    return Path(args.dir) if args.dir else default_directory()
+
+
+class _BuildProgress:
+    """One bar over the positions of every material, fed slice counts material by material."""
+
+    def __init__(self, max_pieces: int) -> None:
+        self._sizes = {material: material.size for material in materials(max_pieces)}
+        self._before: dict[Material, int] = {}
+        finished = 0
+        for material, size in self._sizes.items():
+            self._before[material] = finished
+            finished += size
+        self._total = finished
+        self._bar = ProgressBar("positions")
+
+    def __call__(self, material: Material, done: int, total: int) -> None:
+        self._bar(self._before[material] + self._sizes[material] * done // max(total, 1), self._total)
+
+
+def _run_build(args: argparse.Namespace) -> int:
+    directory = _directory(args)
+    print(f"building every ending of at most {args.pieces} pieces into {directory}", flush=True)
+    started = time.perf_counter()
+    reports = build(directory, args.pieces, _BuildProgress(args.pieces))
+    for report in reports:
+        how = "kept" if report.reused else f"{report.seconds:6.1f} s"
+        print(
+            f"  {report.material.name}  {report.wins:>12,} won {report.draws:>12,} drawn {report.losses:>12,} lost"
+            f"  longest {report.longest:3d} plies  {report.file_bytes:>11,} bytes  {how}"
+        )
+    longest = max(report.longest for report in reports)
+    saturated = sum(report.saturated for report in reports)
+    size = sum(report.file_bytes for report in reports)
+    positions = sum(report.wins + report.draws + report.losses for report in reports)
+    print(f"{positions:,} positions, {size:,} bytes on disk, in {time.perf_counter() - started:.1f} s")
+    print(f"longest distance to conversion: {longest} plies; distances at the storage limit: {saturated}")
+    return 0
+
+
+def _describe(value: int, side: str) -> str:
+    if is_win(value):
+        return f"{side} wins, converting in {plies(value)} plies"
+    if is_loss(value):
+        return f"{side} loses, the opponent converting in {plies(value)} plies"
+    return "draw" if value == 0 else "unknown (the game is over)"
+
+
+def _after(tables: Tables, board: Board, move: Move) -> int:
+    """The value of ``move`` for the side playing it: a capture or a man's move converts (one
+    ply); a king's step is one ply more than the reply's distance."""
+    child = board.copy()
+    child.push(move)
+    reply = probe(tables.offsets, tables.values, child.black, child.white, child.kings, child.black_to_move)
+    king_step = (board.kings >> (move.from_square - 1)) & 1 and not move.captures
+    distance = plies(reply) + 1 if king_step else 1
+    if is_loss(reply):
+        return WIN + distance
+    if is_win(reply):
+        return LOSS + distance
+    return reply
+
+
+def _run_probe(args: argparse.Namespace) -> int:
+    board = Board(args.fen)
+    pieces = (board.black | board.white).bit_count()
+    if pieces > MAX_PIECES:
+        raise TooManyPieces(f"{pieces} pieces: the endgame database holds at most {MAX_PIECES}")
+    tables = load(_directory(args), max(pieces, 2))
+    value = probe(tables.offsets, tables.values, board.black, board.white, board.kings, board.black_to_move)
+    print(f"{board.fen()}: {_describe(value, board.turn)}")
+    for move in board.legal_moves():
+        print(f"  {move!s:<12} {_describe(_after(tables, board, move), board.turn)}")
+    return 0
+
+
+def _largest_present(directory: Path) -> int:
+    """The most pieces whose every table is in ``directory``."""
+    for pieces in range(MAX_PIECES, 1, -1):
+        if all((directory / f"{material.name}.kmdb").exists() for material in materials(pieces)):
+            return pieces
+    raise DatabaseError(f"{directory}: no complete endgame database (build one with `kingme egdb build`)")
+
+
+def _run_verify(args: argparse.Namespace) -> int:
+    directory = _directory(args)
+    pieces = args.pieces or _largest_present(directory)
+    started = time.perf_counter()
+    tables = load(directory, pieces)
+    bar = ProgressBar("slices")
+    wrong = verify_tables(tables, lambda material, done, total: bar(done, total))
+    bad = {material: count for material, count in wrong.items() if count}
+    for material, count in bad.items():
+        print(f"  {material.name}: {count:,} positions disagree with their successors")
+    seconds = time.perf_counter() - started
+    verdict = "FAILED" if bad else "sound"
+    print(f"{len(wrong)} tables of at most {pieces} pieces in {directory}: {verdict} ({seconds:.1f} s)")
+    return 1 if bad else 0
+
+
+def _run_bench_egdb(args: argparse.Namespace) -> int:
+    """Probes a second on random positions: in a compiled loop (what the search sees) and from Python."""
+    from kingme.engine.egdb.bench import probe_all, random_positions
+
+    tables = load(_directory(args), args.pieces)
+    positions = random_positions(random.Random(1), args.pieces, args.probes)
+    probe_all(tables.offsets, tables.values, positions[:1])  # compiled before timing
+    started = time.perf_counter()
+    probe_all(tables.offsets, tables.values, positions)
+    compiled = len(positions) / (time.perf_counter() - started)
+    started = time.perf_counter()
+    for black, white, kings, black_to_move in positions[:10_000].tolist():
+        probe(tables.offsets, tables.values, black, white, kings, bool(black_to_move))
+    python = min(len(positions), 10_000) / (time.perf_counter() - started)
+    print(f"{len(positions):,} random {args.pieces}-piece positions (tables of at most {args.pieces} pieces)")
+    print(f"probes a second: {compiled:,.0f} compiled, {python:,.0f} called from Python")
+    return 0
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    """Add ``egdb build``, ``egdb probe`` and ``egdb verify``."""
+    egdb = commands.add_parser("egdb", help="endgame databases: build, probe and verify")
+    actions = egdb.add_subparsers(dest="action", metavar="ACTION", parser_class=type(egdb))
+    actions.required = True
+    where = f"database directory (default $KINGME_EGDB_DIR or {default_directory()})"
+
+    p = actions.add_parser("build", help="solve every position of at most N pieces (resumes an interrupted build)")
+    p.add_argument("--pieces", type=_pieces, required=True, help=f"at most this many pieces (2 to {MAX_PIECES})")
+    p.add_argument("--dir", help=where)
+    p.set_defaults(run=_run_build)
+
+    p = actions.add_parser("probe", help="the value of a position and of each move")
+    p.add_argument("--fen", required=True, help="position in PDN FEN (American rules)")
+    p.add_argument("--dir", help=where)
+    p.set_defaults(run=_run_probe)
+
+    p = actions.add_parser("verify", help="check that every position agrees with its successors")
+    p.add_argument("--pieces", type=_pieces, help="tables to check (default: the largest complete set)")
+    p.add_argument("--dir", help=where)
+    p.set_defaults(run=_run_verify)
+
+
+def register_bench(targets: argparse._SubParsersAction) -> None:
+    """Add ``bench egdb``."""
+    p = targets.add_parser("egdb", help="endgame database probes a second")
+    p.add_argument("--pieces", type=_pieces, default=4, help="position size, tables of at most this (default 4)")
+    p.add_argument("--probes", type=int, default=200_000, help="how many probes (default 200,000)")
+    p.add_argument("--dir", help=f"database directory (default {default_directory()})")
+    p.set_defaults(run=_run_bench_egdb)

@@ -1,0 +1,92 @@
+"""Endgame databases: the exact value of every position with few pieces, looked up.
+
+Built once by retrograde analysis (``kingme egdb build --pieces N``), a database holds for
+every position of at most N pieces (kings and men, either side to move) whether the side to
+move wins, loses or draws with best play and, for a win or a loss, the *distance to
+conversion*: the plies until the next capture or man's move, the winner hurrying and the loser
+holding out. See ``index`` (numbering), ``build`` (retrograde solving), ``storage`` (files).
+
+Why distance to conversion rather than to the end: the 80-ply rule draws a game after 80 plies
+without a capture or a man moving — exactly a conversion. A winner who always plays a move that
+keeps the win with the smallest distance to conversion converts within that distance (the
+loser can only convert sooner), and conversions cannot repeat (pieces leave the board, men only
+advance), so every stored win can be won under the rule as long as no distance reaches 80 —
+``build`` reports the largest, and the README records it for each set. A distance to the end
+would not ensure this: the quickest finish may run through a longer quiet stretch.
+
+API for the engine (all compiled; call from numba code or Python alike)::
+
+    tables = load(directory, max_pieces)          # Python: MissingTable / CorruptTable on error
+    tables = load_or_build(directory, max_pieces) # the same, building the small (<= 4) set if absent
+    directory = default_directory()               # $KINGME_EGDB_DIR or ~/.local/share/kingme/egdb
+    value = probe(tables.offsets, tables.values, black, white, kings, black_to_move)
+
+``black``, ``white`` and ``kings`` are the engine's 32-bit boards (bit ``i`` is square
+``i + 1``). ``value`` is, for the side to move:
+
+- ``UNKNOWN`` (-1): more pieces than loaded, or a side without pieces while the side to move
+  still has some (a finished game);
+- ``DRAW`` (0);
+- ``WIN + n`` (1024 + n): a win converting in ``n`` plies (``n`` >= 1);
+- ``LOSS + n`` (2048 + n): a loss, the winner converting in ``n`` plies (``LOSS + 0`` when the
+  side to move has no move at all).
+
+``is_win``, ``is_loss`` and ``plies`` take such a value apart. Distances are stored in one byte
+and saturate at ``MAX_WIN_PLIES`` / ``MAX_LOSS_PLIES`` (not reached up to five pieces). Values
+are the board's alone: repetition and the 80-ply count are not part of them, and a probe is
+exact even when a capture is pending.
+"""
+
+from __future__ import annotations
+
+from kingme.engine.egdb.database import (
+    MAX_PIECES,
+    MaterialReport,
+    Tables,
+    TooManyPieces,
+    build,
+    default_directory,
+    load,
+    load_or_build,
+    verify_tables,
+)
+from kingme.engine.egdb.index import Material
+from kingme.engine.egdb.probe import (
+    DRAW,
+    LOSS,
+    MAX_LOSS_PLIES,
+    MAX_WIN_PLIES,
+    UNKNOWN,
+    WIN,
+    is_loss,
+    is_win,
+    plies,
+    probe,
+)
+from kingme.engine.egdb.storage import CorruptTable, DatabaseError, MissingTable
+
+__all__ = [
+    "DRAW",
+    "LOSS",
+    "MAX_LOSS_PLIES",
+    "MAX_PIECES",
+    "MAX_WIN_PLIES",
+    "UNKNOWN",
+    "WIN",
+    "CorruptTable",
+    "DatabaseError",
+    "Material",
+    "MaterialReport",
+    "MissingTable",
+    "Tables",
+    "TooManyPieces",
+    "build",
+    "default_directory",
+    "is_loss",
+    "is_win",
+    "load",
+    "load_or_build",
+    "plies",
+    "probe",
+    "verify_tables",
+]

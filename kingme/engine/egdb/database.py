@@ -1,0 +1,204 @@
+"""Building, loading and checking a database directory: the Python side of the package."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from kingme.engine.egdb import build as builder
+from kingme.engine.egdb import storage, verify
+from kingme.engine.egdb.index import MATERIAL_IDS, Material, materials
+from kingme.engine.egdb.storage import DatabaseError
+
+#: The most pieces ``build`` and ``load`` accept (2.6 billion positions, about 2.9 GB in memory).
+MAX_PIECES = 6
+#: Sets this small are built on first use by ``load_or_build`` (seconds), not shipped.
+SMALL_PIECES = 4
+#: Positions handed to compiled code at a time, so progress is reported between them.
+_CHUNK = 2_000_000
+
+
+class TooManyPieces(DatabaseError):
+    """More pieces than the database can hold or than was asked for."""
+
+
+@dataclass(frozen=True, eq=False)
+class Tables:
+    """Every table of at most ``max_pieces`` pieces in one array: ``values[offsets[id] + index]``
+    is the byte of position ``index`` of material ``id`` (``offsets[id]`` is -1 if absent)."""
+
+    offsets: np.ndarray
+    values: np.ndarray
+    max_pieces: int
+
+
+@dataclass(frozen=True)
+class MaterialReport:
+    """What building (or finding already built) one material's table gave."""
+
+    material: Material
+    wins: int
+    losses: int
+    draws: int
+    longest: int
+    saturated: int
+    seconds: float
+    file_bytes: int
+    reused: bool
+
+
+#: ``progress(material, slices done in it, its slices)`` during build and verify.
+Progress = Callable[[Material, int, int], None]
+
+
+def default_directory() -> Path:
+    """``$KINGME_EGDB_DIR``, else ``$XDG_DATA_HOME/kingme/egdb`` (``~/.local/share/kingme/egdb``)."""
+    if os.environ.get("KINGME_EGDB_DIR"):
+        return Path(os.environ["KINGME_EGDB_DIR"])
+    data = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(data) / "kingme" / "egdb"
+
+
+def _check_pieces(max_pieces: int) -> None:
+    if not 2 <= max_pieces <= MAX_PIECES:
+        raise TooManyPieces(f"{max_pieces} pieces: a database holds from 2 to {MAX_PIECES}")
+
+
+def _empty_tables(max_pieces: int) -> tuple[list[Material], Tables]:
+    found = materials(max_pieces)
+    offsets = np.full(MATERIAL_IDS, -1, dtype=np.int64)
+    total = 0
+    for material in found:
+        offsets[material.id] = total
+        total += material.size
+    return found, Tables(offsets, np.zeros(total, dtype=np.uint8), max_pieces)
+
+
+def _table(tables: Tables, material: Material) -> np.ndarray:
+    start = int(tables.offsets[material.id])
+    return tables.values[start : start + material.size]
+
+
+def _descriptor(tables: Tables, material: Material) -> np.ndarray:
+    return np.array(
+        [
+            material.black_kings,
+            material.black_men,
+            material.white_kings,
+            material.white_men,
+            tables.offsets[material.id],
+        ],
+        dtype=np.int64,
+    )
+
+
+def _chunks(material: Material) -> list[np.ndarray]:
+    order = builder.slice_order(material)
+    per_chunk = max(1, _CHUNK * order.size // max(1, material.size))
+    return [order[i : i + per_chunk] for i in range(0, order.size, per_chunk)]
+
+
+def load(directory: Path, max_pieces: int) -> Tables:
+    """Every table of at most ``max_pieces`` pieces from ``directory``; ``MissingTable`` or
+    ``CorruptTable`` if one is absent or damaged (nothing half-loaded is returned)."""
+    _check_pieces(max_pieces)
+    found, tables = _empty_tables(max_pieces)
+    for material in found:
+        storage.read_table(directory, material, _table(tables, material))
+    return tables
+
+
+def load_or_build(directory: Path, max_pieces: int) -> Tables:
+    """``load``, first building whatever tables of at most ``SMALL_PIECES`` pieces are missing
+    or damaged: the small set needs no separate step (about 10 CPU seconds, once). Larger sets
+    must be built with ``kingme egdb build``; their absence raises ``MissingTable`` as in ``load``.
+    Two processes doing this at once both build and each rename a whole file: no harm."""
+    _check_pieces(max_pieces)
+    try:
+        return load(directory, max_pieces)
+    except DatabaseError:
+        build(directory, min(max_pieces, SMALL_PIECES))
+    return load(directory, max_pieces)
+
+
+def build(directory: Path, max_pieces: int, progress: Progress | None = None) -> list[MaterialReport]:
+    """Build every table of at most ``max_pieces`` pieces into ``directory``, keeping the ones
+    already there (checked, and rebuilt if damaged): an interrupted build resumes."""
+    _check_pieces(max_pieces)
+    directory.mkdir(parents=True, exist_ok=True)
+    found, tables = _empty_tables(max_pieces)
+    reports = []
+    for material in found:
+        started = time.perf_counter()
+        table = _table(tables, material)
+        try:
+            storage.read_table(directory, material, table)
+            reused = True
+        except DatabaseError:
+            _solve(tables, material, progress)
+            reused = False
+        if reused and progress:
+            progress(material, 1, 1)
+        file_bytes = 0 if reused else storage.write_table(directory, material, table)
+        if reused:
+            file_bytes = storage.table_path(directory, material).stat().st_size
+        counts = np.bincount(table, minlength=256)
+        reports.append(
+            MaterialReport(
+                material,
+                wins=int(counts[2:129].sum()),
+                losses=int(counts[129:].sum()),
+                draws=int(counts[1]),
+                longest=_longest(counts),
+                saturated=int(counts[128] + counts[255]),
+                seconds=time.perf_counter() - started,
+                file_bytes=file_bytes,
+                reused=reused,
+            )
+        )
+    return reports
+
+
+def _longest(counts: np.ndarray) -> int:
+    """The largest distance to conversion in a table's byte histogram."""
+    wins = np.flatnonzero(counts[2:129])
+    losses = np.flatnonzero(counts[129:])
+    return int(max(wins[-1] + 1 if wins.size else 0, losses[-1] if losses.size else 0))
+
+
+def _solve(tables: Tables, material: Material, progress: Progress | None) -> None:
+    descriptor = _descriptor(tables, material)
+    stats = np.zeros(builder.STAT_SIZE, dtype=np.int64)
+    chunks = _chunks(material)
+    total = sum(chunk.size for chunk in chunks)
+    done = 0
+    for chunk in chunks:
+        builder.solve_slices(tables.offsets, tables.values, descriptor, chunk, stats)
+        if stats[builder.STAT_UNSOLVED_EXIT]:
+            raise DatabaseError(f"{material.name}: a move leads to a position not solved yet (build order bug)")
+        done += chunk.size
+        if progress:
+            progress(material, done, total)
+
+
+def verify_tables(tables: Tables, progress: Progress | None = None) -> dict[Material, int]:
+    """How many positions of each material disagree with their successors (all 0 when sound)."""
+    wrong = {}
+    for material in materials(tables.max_pieces):
+        descriptor = _descriptor(tables, material)
+        count = 0
+        chunks = _chunks(material)
+        total = sum(chunk.size for chunk in chunks)
+        done = 0
+        for chunk in chunks:
+            count += verify.check_slices(tables.offsets, tables.values, descriptor, chunk)
+            done += chunk.size
+            if progress:
+                progress(material, done, total)
+        wrong[material] = count
+    return wrong

@@ -1,0 +1,296 @@
+"""The endgame database: values agree with the exact solver, every position agrees with its
+successors, the classics come out right, and damaged files are refused, never read as values."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+from kingme.cli import main
+from kingme.engine import endgame
+from kingme.engine.egdb import (
+    DRAW,
+    LOSS,
+    UNKNOWN,
+    WIN,
+    CorruptTable,
+    Material,
+    MissingTable,
+    Tables,
+    TooManyPieces,
+    build,
+    is_loss,
+    is_win,
+    load,
+    plies,
+    probe,
+    verify_tables,
+)
+from kingme.engine.egdb.bench import random_position
+from kingme.engine.egdb.index import index, materials
+from kingme.engine.egdb.storage import table_path
+from kingme.rules import Board
+
+FIRST_POSITION = "W:WK19,K23:B12,K28"
+_SOLVER_OUTCOME = {0: "draw", 1: "win", 2: "loss"}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Every ending of at most four pieces, built once for this module."""
+    directory = tmp_path_factory.mktemp("egdb")
+    build(directory, 4)
+    return directory
+
+
+@pytest.fixture(scope="module")
+def tables(built: Path) -> Tables:
+    return load(built, 4)
+
+
+def _outcome(value: int) -> str:
+    return "win" if is_win(value) else "loss" if is_loss(value) else "draw"
+
+
+def _probe(tables: Tables, board: Board) -> int:
+    return probe(tables.offsets, tables.values, board.black, board.white, board.kings, board.black_to_move)
+
+
+def _disagreements(tables: Tables, start: Board, sample: int, rng: random.Random) -> list[str]:
+    """Positions reachable from ``start`` (up to ``sample`` of them) where the database's outcome
+    differs from ``kingme.engine.endgame``'s, which solves the reachable graph on its own."""
+    solved = endgame.solve(start)
+    keys, outcomes = solved._keys, solved._outcome  # every reachable position and its value
+    wrong = []
+    for i in rng.sample(range(len(keys)), min(sample, len(keys))):
+        own, opp, kings, black_to_move = endgame._unpack(keys[i])
+        black, white = (own, opp) if black_to_move else (opp, own)
+        value = probe(tables.offsets, tables.values, black, white, kings, black_to_move)
+        if _outcome(value) != _SOLVER_OUTCOME[int(outcomes[i])]:
+            wrong.append(f"{black:#x} {white:#x} {kings:#x} {black_to_move}: {value}")
+    return wrong
+
+
+def _board(position: tuple[int, int, int, bool]) -> Board:
+    board = Board()
+    board.black, board.white, board.kings, board.black_to_move = position
+    return board
+
+
+@pytest.mark.parametrize("material", [m for m in materials(4)], ids=lambda m: m.name)
+def test_every_material_agrees_with_the_exact_solver_on_random_positions(tables: Tables, material: Material) -> None:
+    rng = random.Random(material.id)
+    sides = (True, False) if material.pieces < 4 else (material.id % 2 == 0,)
+    for _ in range(2 if material.pieces < 4 else 1):
+        position = _material_position(rng, material)
+        for black_to_move in sides:
+            start = _board((*position[:3], black_to_move))
+            assert _disagreements(tables, start, 400, rng) == []
+
+
+def _material_position(rng: random.Random, material: Material) -> tuple[int, int, int, bool]:
+    while True:
+        position = random_position(rng, material.pieces)
+        black, white, kings, _ = position
+        counts = ((black & kings).bit_count(), (black & ~kings).bit_count())
+        counts += ((white & kings).bit_count(), (white & ~kings).bit_count())
+        if counts == (material.black_kings, material.black_men, material.white_kings, material.white_men):
+            return position
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        FIRST_POSITION,
+        "B:W6,9:B25,27",  # both sides' men one step from crowning
+        "W:W5,K18:B28,K3",  # a man about to crown against a king each
+        "B:WK10,K15:BK28,K32",  # kings only
+    ],
+)
+def test_reachable_positions_agree_with_the_exact_solver(tables: Tables, fen: str) -> None:
+    assert _disagreements(tables, Board(fen), 3000, random.Random(fen)) == []
+
+
+def test_colour_reversal_gives_the_same_value(tables: Tables) -> None:
+    rng = random.Random(7)
+    for _ in range(500):
+        board = _board(random_position(rng, rng.randint(2, 4)))
+        mirrored = _board(
+            (_reverse(board.white), _reverse(board.black), _reverse(board.kings), not board.black_to_move)
+        )
+        assert _probe(tables, board) == _probe(tables, mirrored)
+
+
+def _reverse(bits: int) -> int:
+    return int(f"{bits:032b}"[::-1], 2)
+
+
+def test_first_position_is_won_and_the_book_move_converts_soonest(tables: Tables) -> None:
+    board = Board(FIRST_POSITION)
+    assert is_win(_probe(tables, board))
+    best = min(
+        (move for move in board.legal_moves() if is_loss(_probe(tables, _after(board, move)))),
+        key=lambda move: plies(_probe(tables, _after(board, move))),
+    )
+    assert str(best) == "23-27"  # Lasker's first move
+    assert plies(_probe(tables, board)) == plies(_probe(tables, _after(board, best))) + 1
+
+
+def _after(board: Board, move: object) -> Board:
+    child = board.copy()
+    child.push(move)  # type: ignore[arg-type]
+    return child
+
+
+def test_two_kings_against_one_never_lose_and_win_all_but_a_few_exchanges(tables: Tables) -> None:
+    material = Material(2, 0, 1, 0)
+    start = int(tables.offsets[material.id])
+    two_kings_to_move = tables.values[start : start + material.size // 2]
+    assert not (two_kings_to_move >= 129).any()
+    assert (two_kings_to_move == 1).sum() < 0.01 * two_kings_to_move.size
+
+
+def test_a_side_without_pieces_to_move_has_lost_and_too_many_pieces_are_unknown(tables: Tables) -> None:
+    assert probe(tables.offsets, tables.values, 1, 0, 0, False) == LOSS
+    assert probe(tables.offsets, tables.values, 1, 0, 0, True) == UNKNOWN
+    five = _board(random_position(random.Random(5), 5))
+    assert _probe(tables, five) == UNKNOWN
+
+
+def test_the_values_are_encoded_as_documented() -> None:
+    assert DRAW == 0 and WIN + 3 < LOSS
+    assert is_win(WIN + 3) and plies(WIN + 3) == 3 and not is_loss(WIN + 3)
+    assert is_loss(LOSS) and plies(LOSS) == 0 and not is_win(LOSS)
+    assert not is_win(DRAW) and not is_loss(DRAW) and not is_win(UNKNOWN)
+
+
+def test_the_index_numbers_each_position_of_a_material_once() -> None:
+    material = Material(1, 1, 1, 0)
+    seen = set()
+    for man in range(28):
+        for king in range(32):
+            for other in range(32):
+                if len({man, king, other}) < 3:
+                    continue
+                black, white, kings = 1 << man | 1 << king, 1 << other, 1 << king | 1 << other
+                for white_to_move in (False, True):
+                    number = index(black, white, kings, white_to_move)
+                    assert 0 <= number < material.size
+                    seen.add(number)
+    assert len(seen) == 28 * 31 * 30 * 2
+
+
+def test_every_position_agrees_with_its_successors(built: Path) -> None:
+    assert set(verify_tables(load(built, 3)).values()) == {0}
+
+
+def test_verify_finds_a_changed_value(built: Path) -> None:
+    tables = load(built, 3)
+    board = Board("W:WK19:BK28")
+    material = Material(1, 0, 1, 0)
+    at = int(tables.offsets[material.id]) + index(board.black, board.white, board.kings, True)
+    tables.values[at] = 1 if tables.values[at] != 1 else 2
+    assert verify_tables(tables)[material] >= 1
+
+
+def _copy(built: Path, tmp_path: Path) -> Path:
+    directory = tmp_path / "egdb"
+    shutil.copytree(built, directory)
+    return directory
+
+
+def test_a_truncated_file_is_refused_naming_it(built: Path, tmp_path: Path) -> None:
+    directory = _copy(built, tmp_path)
+    path = table_path(directory, Material(2, 0, 1, 0))
+    path.write_bytes(path.read_bytes()[:-10])
+    with pytest.raises(CorruptTable, match="2K0M-1K0M"):
+        load(directory, 3)
+
+
+@pytest.mark.parametrize("offset", [0, 12, 40, -1])  # magic, counts, payload, last byte
+def test_an_altered_byte_anywhere_is_refused(built: Path, tmp_path: Path, offset: int) -> None:
+    directory = _copy(built, tmp_path)
+    path = table_path(directory, Material(1, 1, 1, 0))
+    data = bytearray(path.read_bytes())
+    data[offset] ^= 0x40
+    path.write_bytes(bytes(data))
+    with pytest.raises(CorruptTable, match="1K1M-1K0M"):
+        load(directory, 3)
+
+
+def test_a_missing_file_is_refused(built: Path, tmp_path: Path) -> None:
+    directory = _copy(built, tmp_path)
+    table_path(directory, Material(0, 1, 0, 1)).unlink()
+    with pytest.raises(MissingTable, match="0K1M-0K1M"):
+        load(directory, 2)
+
+
+def test_too_many_pieces_are_refused() -> None:
+    with pytest.raises(TooManyPieces):
+        load(Path("."), 9)
+
+
+def test_an_interrupted_build_resumes_and_rebuilds_only_what_is_missing_or_damaged(built: Path, tmp_path: Path) -> None:
+    directory = tmp_path / "egdb"
+    directory.mkdir()
+    for material in materials(3):
+        shutil.copy(table_path(built, material), directory)
+    missing, damaged = Material(2, 0, 1, 0), Material(1, 1, 0, 1)
+    table_path(directory, missing).rename(table_path(directory, missing).with_suffix(".kmdb.tmp"))
+    table_path(directory, damaged).write_bytes(b"half a file")
+    reports = build(directory, 3)
+    assert {report.material for report in reports if not report.reused} == {missing, damaged}
+    for material in materials(3):
+        assert table_path(directory, material).read_bytes() == table_path(built, material).read_bytes()
+
+
+def test_probe_prints_the_value_of_the_position_and_of_each_move(
+    built: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["egdb", "probe", "--fen", FIRST_POSITION, "--dir", str(built)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(f"{FIRST_POSITION}: white wins, converting in ")
+    assert any(line.split()[0] == "23-27" and "white wins" in line for line in lines[1:])
+    assert len(lines) == 1 + len(Board(FIRST_POSITION).legal_moves())
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["probe", "--fen", "W:WK19,K23:B12,K28,Q"], "error"),
+        (["probe", "--fen", "W:W5,6,7,8,9:B12,13,14"], "at most"),
+        (["build", "--pieces", "9"], "pieces from 2"),
+    ],
+)
+def test_bad_input_is_one_line_and_status_2(
+    built: Path, capsys: pytest.CaptureFixture[str], arguments: list[str], message: str
+) -> None:
+    assert _status(["egdb", *arguments, "--dir", str(built)]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and message in error
+
+
+def _status(argv: list[str]) -> int:
+    """The exit status of ``kingme argv``, argument errors (which exit at once) included."""
+    try:
+        return main(argv)
+    except SystemExit as exit:
+        return int(exit.code or 0)
+
+
+def test_a_damaged_file_makes_probe_fail_with_status_2(
+    built: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    directory = _copy(built, tmp_path)
+    path = table_path(directory, Material(2, 1, 0, 1))
+    path.write_bytes(path.read_bytes()[:100])
+    assert main(["egdb", "probe", "--fen", FIRST_POSITION, "--dir", str(directory)]) == 2
+    assert "2K1M-0K1M" in capsys.readouterr().err
+
+
+def test_verify_command_reports_a_sound_database(built: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["egdb", "verify", "--pieces", "2", "--dir", str(built)]) == 0
+    assert "sound" in capsys.readouterr().out
