@@ -12,9 +12,9 @@ def register(commands: argparse._SubParsersAction) -> None:
 def _bench(args: argparse.Namespace) -> int:
     from kingme.server.online.bench import bench_online, check_run
 
-    check_run(args.games, args.seconds, args.think, args.url)
+    check_run(args.games, args.seconds, args.think, args.url, args.processes)
     print(f"online: seating {args.games} games ({2 * args.games} WebSocket connections)…", flush=True)
-    print(bench_online(args.games, args.seconds, args.think, args.url).report())
+    print(bench_online(args.games, args.seconds, args.think, args.url, args.processes).report())
     return 0
 
 
@@ -33,4 +33,11 @@ def register_bench(targets: argparse._SubParsersAction) -> None:
         help="mean seconds a player waits before each move (0: as fast as the server answers)",
     )
     bench.add_argument("--url", help="a running server on loopback (default: start one on SQLite for the run)")
+    bench.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="2: two servers on KINGME_DATABASE_URL (PostgreSQL) and KINGME_REDIS_URL, "
+        "each game's players on different ones; reports stalled games",
+    )
     bench.set_defaults(run=_bench)

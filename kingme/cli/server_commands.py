@@ -12,18 +12,24 @@ def _port(text: str) -> int:
 
 
 def serve(args: argparse.Namespace) -> int:
-    """Run the web app with uvicorn until interrupted."""
+    """Run the web app with uvicorn until interrupted (after the start-up checks of ``preflight``)."""
     import uvicorn
 
     from kingme.server.app import create_app
+    from kingme.server.connection_limits import ConnectionLimits, uvicorn_options
     from kingme.server.gc_tuning import tune_for_many_live_objects
+    from kingme.server.preflight import check_settings, listening_socket
     from kingme.server.settings import Settings
 
-    app = create_app(Settings.from_env())
+    settings = Settings.from_env()
+    check_settings(settings)
+    sock = listening_socket(args.host, args.port)
+    app = create_app(settings)
     tune_for_many_live_objects()
     print(f"kingme: serving on http://{args.host}:{args.port} (Ctrl+C stops)", flush=True)
-    # Frames far above the protocol's 4 KB limit are refused by uvicorn before they are read whole.
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, server_header=False, ws_max_size=65536)
+    options = uvicorn_options(ConnectionLimits.from_env())
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level, **options)
+    uvicorn.Server(config).run(sockets=[sock])
     return 0
 
 

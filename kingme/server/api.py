@@ -2,13 +2,12 @@
 
 Every endpoint takes a JSON object and answers a JSON object. Bad input — a body that is not
 JSON, a missing or mistyped field, an illegal move, an unknown level, an undo the rules refuse —
-gets a 4xx answer ``{"error": message}`` naming the problem; the rules core's ``KingmeError``
-messages are passed on as they are. Engine work is awaited from the pool, never run here.
+gets a 4xx answer ``{"error": message, "code": code}`` naming the problem (see ``edge``); the
+rules core's ``KingmeError`` messages are passed on as they are. Engine work is awaited from the pool, never run here.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any, Protocol
 
 from starlette.requests import Request
@@ -21,10 +20,9 @@ from kingme.game import DEFAULT_SEED, POSITIONS, UNDO_LIMIT, Game, Setup
 from kingme.game.pdn import game_to_pdn, games_from_pdn
 from kingme.game.setup import MAX_SEED_LENGTH
 from kingme.rules import VARIANTS, KingmeError
+from kingme.server.edge import BadRequest, bad_request, only_fields, read_json, refusal, unexpected
 from kingme.server.state import game_state
 
-#: The largest request body accepted. A record of the longest legal game is about 130 kB.
-MAX_BODY_BYTES = 256 * 1024
 #: The longest PDN or FEN text accepted for import.
 MAX_IMPORT_CHARS = 200_000
 
@@ -37,42 +35,6 @@ class Engine(Protocol):
     async def hint(self, record: dict[str, Any]) -> str: ...
 
     def close(self) -> None: ...
-
-
-class BadRequest(Exception):
-    """A request the API refuses; ``status`` is the HTTP status of the answer."""
-
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.message = message
-        self.status = status
-
-
-async def read_json(request: Request) -> dict[str, Any]:
-    """The request body as a JSON object, refusing oversized, non-JSON and non-object bodies."""
-    declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY_BYTES):
-        raise BadRequest(f"the request body must be at most {MAX_BODY_BYTES} bytes", 413)
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY_BYTES:
-            raise BadRequest(f"the request body must be at most {MAX_BODY_BYTES} bytes", 413)
-    if not body:
-        raise BadRequest("the request body is empty; send a JSON object")
-    try:
-        data = json.loads(body)
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise BadRequest(f"the request body is not valid JSON: {error}") from None
-    if not isinstance(data, dict):
-        raise BadRequest("the request body must be a JSON object")
-    return data
-
-
-def _only(data: dict[str, Any], allowed: set[str]) -> None:
-    unknown = set(data) - allowed
-    if unknown:
-        raise BadRequest(f"unknown field(s): {', '.join(sorted(map(str, unknown)))[:200]}")
 
 
 def _game(data: dict[str, Any]) -> Game:
@@ -115,14 +77,14 @@ async def info(request: Request) -> JSONResponse:
 async def state(request: Request) -> JSONResponse:
     """The whole state of the game in ``record`` (checking every move)."""
     data = await read_json(request)
-    _only(data, {"record"})
+    only_fields(data, {"record"})
     return JSONResponse(game_state(_game(data)))
 
 
 async def computer(request: Request) -> JSONResponse:
     """The computer's move for the side to move at ``level``, and the state after it."""
     data = await read_json(request)
-    _only(data, {"record", "level"})
+    only_fields(data, {"record", "level"})
     game, level = _game(data), _level(data)
     refuse_in_daily(game.setup, "computer", level)
     _playable(game)
@@ -134,7 +96,7 @@ async def computer(request: Request) -> JSONResponse:
 async def hint(request: Request) -> JSONResponse:
     """A suggested move (its whole route) for the side to move; the game is not changed."""
     data = await read_json(request)
-    _only(data, {"record"})
+    only_fields(data, {"record"})
     game = _game(data)
     refuse_in_daily(game.setup, "hint")
     _playable(game)
@@ -146,7 +108,7 @@ async def hint(request: Request) -> JSONResponse:
 async def undo(request: Request) -> JSONResponse:
     """The state after taking back ``turns`` whole turns, as far as the rules allow."""
     data = await read_json(request)
-    _only(data, {"record", "turns"})
+    only_fields(data, {"record", "turns"})
     turns = data.get("turns", 1)
     if not isinstance(turns, int) or isinstance(turns, bool) or not 1 <= turns <= 2:
         raise BadRequest("'turns' must be 1 (your last turn) or 2 (your turn and the computer's reply)")
@@ -160,7 +122,7 @@ async def undo(request: Request) -> JSONResponse:
 async def start(request: Request) -> JSONResponse:
     """The state of a new game from a setup: ``{variant, position | fen, seed}``."""
     data = await read_json(request)
-    _only(data, {"setup"})
+    only_fields(data, {"setup"})
     game = Game(Setup.from_dict(data.get("setup", {})))
     return JSONResponse(game_state(game))
 
@@ -178,7 +140,7 @@ def _tags(data: dict[str, Any]) -> dict[str, str]:
 async def export_pdn(request: Request) -> JSONResponse:
     """The game as PDN text, with ``tags`` (Event, Black, White, Date...) added."""
     data = await read_json(request)
-    _only(data, {"record", "tags"})
+    only_fields(data, {"record", "tags"})
     game, tags = _game(data), _tags(data)
     return JSONResponse({"pdn": game_to_pdn(game, tags)})
 
@@ -186,7 +148,7 @@ async def export_pdn(request: Request) -> JSONResponse:
 async def import_game(request: Request) -> JSONResponse:
     """The state of the game in pasted ``text``: a PDN game (its first game) or a FEN position."""
     data = await read_json(request)
-    _only(data, {"text", "variant", "seed"})
+    only_fields(data, {"text", "variant", "seed"})
     text = data.get("text")
     if not isinstance(text, str) or not text.strip():
         raise BadRequest("paste a PDN game or a FEN position such as B:W18,24:B12,16 in 'text'")
@@ -214,11 +176,9 @@ ROUTES = [
 ]
 
 
-async def bad_request(request: Request, error: Exception) -> JSONResponse:
-    """Answer ``BadRequest`` and the rules core's ``KingmeError`` with 4xx and the message."""
-    if isinstance(error, BadRequest):
-        return JSONResponse({"error": error.message}, status_code=error.status)
-    return JSONResponse({"error": str(error)}, status_code=422 if isinstance(error, KingmeError) else 400)
+async def rules_refusal(request: Request, error: Exception) -> JSONResponse:
+    """The rules core's ``KingmeError`` (a bad record, move, FEN or setup): 422 with its message."""
+    return refusal(422, "refused_by_rules", str(error))
 
 
-EXCEPTION_HANDLERS = {BadRequest: bad_request, KingmeError: bad_request}
+EXCEPTION_HANDLERS = {BadRequest: bad_request, KingmeError: rules_refusal, Exception: unexpected}

@@ -20,12 +20,13 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import FileResponse, PlainTextResponse, Response
 from starlette.routing import Match, Mount
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kingme.game import Game
 from kingme.server import api, daily, online, static_files
+from kingme.server.edge import CODES, Edge, EdgeSettings, refusal
 from kingme.server.extension import ExtensionFactory
 from kingme.server.settings import Settings
 
@@ -89,7 +90,8 @@ async def _http_error(request: Request, error: Exception) -> Response:
     """404/405 and friends: JSON under ``/api``, plain text elsewhere."""
     assert isinstance(error, HTTPException)
     if request.url.path.startswith("/api"):
-        return JSONResponse({"error": error.detail}, status_code=error.status_code, headers=error.headers)
+        code = CODES.get(error.status_code, "bad_request")
+        return refusal(error.status_code, code, error.detail, headers=error.headers)
     return PlainTextResponse(error.detail, status_code=error.status_code, headers=error.headers)
 
 
@@ -147,4 +149,5 @@ def create_app(
     app.state.settings = settings
     app.add_middleware(SecurityHeaders)
     app.add_middleware(GZipMiddleware)  # JSON answers; the static files come gzipped already
+    app.add_middleware(Edge, settings=EdgeSettings.from_env())  # outermost: before anything else
     return app

@@ -3,8 +3,14 @@
 Both deliver every published message to this process's handler at once, in order (so local
 players never wait on Redis and keep playing if it is down). The Redis one also sends it to
 the other processes, which deliver it to their own handlers, and skips its own messages when
-they come back. When the Redis connection drops it is re-established with back-off and the
-``on_reconnect`` callback runs, so the server can re-sync the clients that may have missed
+they come back.
+
+Sending to Redis never holds up a move: messages wait in a bounded outbox that one task sends
+in pipelined batches, each bounded by a timeout. A batch that cannot be sent (Redis down, hung
+or slow) is not silently dropped: its channels are reported through ``on_lost`` once Redis
+answers again, so the server can announce those rooms' versions and the other processes
+reload them from the database. When the listening connection drops it is re-established with
+back-off and ``on_reconnect`` runs, so the server can re-sync the clients that may have missed
 messages meanwhile.
 """
 
@@ -15,8 +21,10 @@ import contextlib
 import logging
 import os
 import secrets
+from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import Protocol
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 log = logging.getLogger("kingme.pubsub")
 
@@ -25,12 +33,16 @@ CONTROL_CHANNEL = "kingme:control"
 
 Handler = Callable[[str, str], None]
 Reconnected = Callable[[], Awaitable[None]]
+Lost = Callable[[set[str]], Awaitable[None]]
 
 
 class PubSub(Protocol):
     """What the online server needs: publish to a channel, and hear the channels it follows."""
 
-    def set_handlers(self, handler: Handler, on_reconnect: Reconnected) -> None: ...
+    #: Whether other processes share the rooms (so versions must be checked against the database).
+    shared: bool
+
+    def set_handlers(self, handler: Handler, on_reconnect: Reconnected, on_lost: Lost) -> None: ...
 
     async def start(self) -> None: ...
 
@@ -42,14 +54,21 @@ class PubSub(Protocol):
 
     async def publish(self, channel: str, message: str) -> None: ...
 
+    async def count(self, key: str, seconds: int) -> int | None:
+        """Add one to a counter every process shares, kept ``seconds``; None when there is no
+        shared counter (one process) or Redis does not answer (each process then counts alone)."""
+        ...
+
 
 class LocalPubSub:
     """One process: publishing is calling the handler."""
 
+    shared = False
+
     def __init__(self) -> None:
         self._handler: Handler = lambda channel, message: None
 
-    def set_handlers(self, handler: Handler, on_reconnect: Reconnected) -> None:
+    def set_handlers(self, handler: Handler, on_reconnect: Reconnected, on_lost: Lost) -> None:
         self._handler = handler
 
     async def start(self) -> None:
@@ -66,75 +85,193 @@ class LocalPubSub:
 
     async def publish(self, channel: str, message: str) -> None:
         self._handler(channel, message)
+
+    async def count(self, key: str, seconds: int) -> int | None:
+        return None
+
+
+@dataclass(frozen=True)
+class RedisOptions:
+    """How hard kingme leans on Redis (``KINGME_REDIS_POOL``, ``KINGME_REDIS_TIMEOUT``)."""
+
+    #: Connections for publishing and subscribing (the listener has one more of its own).
+    pool_size: int = 8
+    #: Seconds any Redis call may take before it counts as failed.
+    timeout: float = 1.0
+    #: Messages waiting to be sent before the oldest are dropped (their rooms are then announced).
+    outbox: int = 20_000
+    #: Messages sent in one pipelined round trip.
+    batch: int = 500
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None) -> RedisOptions:
+        env = os.environ if environ is None else environ
+        pool = env.get("KINGME_REDIS_POOL", str(cls.pool_size))
+        if not pool.isdigit() or not 1 <= int(pool) <= 1000:
+            raise ValueError(f"KINGME_REDIS_POOL must be a whole number from 1 to 1000, not {pool!r}")
+        timeout = env.get("KINGME_REDIS_TIMEOUT", str(cls.timeout))
+        try:
+            seconds = float(timeout)
+        except ValueError:
+            seconds = -1.0
+        if not 0.05 <= seconds <= 60:
+            raise ValueError(f"KINGME_REDIS_TIMEOUT must be a number of seconds from 0.05 to 60, not {timeout!r}")
+        return cls(pool_size=int(pool), timeout=seconds)
 
 
 class RedisPubSub:
     """Several processes sharing rooms through Redis pub/sub."""
 
+    shared = True
     #: Seconds between reconnection attempts, growing to the last value.
     BACKOFF = (0.1, 0.25, 0.5, 1.0, 2.0)
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, options: RedisOptions | None = None) -> None:
         import redis.asyncio as redis
 
-        # Named after the process, so operators (and tests) can tell its connections apart.
-        self._redis = redis.Redis.from_url(
-            url, socket_connect_timeout=2, health_check_interval=10, client_name=f"kingme-{os.getpid()}"
+        self.options = options or RedisOptions()
+        name = f"kingme-{os.getpid()}"  # so operators (and tests) can tell its connections apart
+        # Publishing: a bounded pool, every call bounded by the timeout.
+        pool = redis.BlockingConnectionPool.from_url(
+            url,
+            max_connections=self.options.pool_size,
+            timeout=self.options.timeout,
+            socket_connect_timeout=self.options.timeout,
+            socket_timeout=self.options.timeout,
+            client_name=name,
+        )
+        self._redis = redis.Redis(connection_pool=pool)
+        # Listening: a connection of its own that may stay quiet for hours (no read timeout).
+        self._listener = redis.Redis.from_url(
+            url, socket_connect_timeout=self.options.timeout, health_check_interval=10, client_name=name
         )
         self._origin = secrets.token_hex(8)
         self._channels: set[str] = set()
-        self._pubsub = None
+        self._pubsub: Any = None
         self._connected = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._sender: asyncio.Task[None] | None = None
+        self._outbox: deque[tuple[str, str]] = deque()
+        self._wake = asyncio.Event()
+        self._lost: set[str] = set()
         self._handler: Handler = lambda channel, message: None
         self._on_reconnect: Reconnected | None = None
+        self._on_lost: Lost | None = None
         self._publish_failing = False
 
-    def set_handlers(self, handler: Handler, on_reconnect: Reconnected) -> None:
+    def set_handlers(self, handler: Handler, on_reconnect: Reconnected, on_lost: Lost) -> None:
         self._handler = handler
         self._on_reconnect = on_reconnect
+        self._on_lost = on_lost
 
     async def start(self) -> None:
         self._task = asyncio.create_task(self._listen(), name="kingme-redis-pubsub")
+        self._sender = asyncio.create_task(self._send(), name="kingme-redis-publish")
         # Start serving even if Redis is late; local play works meanwhile.
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._connected.wait(), timeout=5)
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+        for task in (self._task, self._sender):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
         await self._redis.aclose()
+        await self._listener.aclose()
 
     async def subscribe(self, channel: str) -> None:
         self._channels.add(channel)
-        if self._pubsub is not None and self._connected.is_set():
-            with contextlib.suppress(Exception):  # the listener resubscribes after a reconnect
-                await self._pubsub.subscribe(channel)
+        await self._follow("subscribe", channel)
 
     async def unsubscribe(self, channel: str) -> None:
         self._channels.discard(channel)
-        if self._pubsub is not None and self._connected.is_set():
-            with contextlib.suppress(Exception):
-                await self._pubsub.unsubscribe(channel)
+        await self._follow("unsubscribe", channel)
+
+    async def _follow(self, action: str, channel: str) -> None:
+        """(Un)subscribe on the listening connection; if Redis does not answer in time, the
+        listener is restarted, which subscribes to every channel again and re-syncs the clients."""
+        if self._pubsub is None or not self._connected.is_set():
+            return  # the listener subscribes to every channel when it connects
+        try:
+            await asyncio.wait_for(getattr(self._pubsub, action)(channel), timeout=self.options.timeout)
+        except Exception as error:
+            log.warning("Redis did not %s %s in time (%s); reconnecting", action, channel, error)
+            self._restart_listener()
+
+    def _restart_listener(self) -> None:
+        self._connected.clear()
+        if self._task is not None:
+            self._task.cancel()
+        self._task = asyncio.create_task(self._listen(first=False), name="kingme-redis-pubsub")
 
     async def publish(self, channel: str, message: str) -> None:
         self._handler(channel, message)
-        try:
-            await self._redis.publish(channel, f"{self._origin} {message}")
-            self._publish_failing = False
-        except Exception as error:  # stored already; other processes re-sync after the reconnect
-            if not self._publish_failing:  # say it once per outage, not once per message
-                log.warning("publishing to Redis failed: %s", error)
-            self._publish_failing = True
+        self._outbox.append((channel, f"{self._origin} {message}"))
+        if len(self._outbox) > self.options.outbox:
+            self._lost.add(self._outbox.popleft()[0])
+        self._wake.set()
 
-    async def _listen(self) -> None:
+    async def count(self, key: str, seconds: int) -> int | None:
+        try:
+            async with asyncio.timeout(self.options.timeout):
+                pipeline = self._redis.pipeline(transaction=True)
+                pipeline.incr(key)
+                pipeline.expire(key, seconds, nx=True)
+                value, _ = await pipeline.execute()
+            return int(value)
+        except Exception as error:
+            log.warning("counting %s in Redis failed (%s); this process counts alone", key, error)
+            return None
+
+    async def _send(self) -> None:
+        """Send the outbox in pipelined batches; report lost channels once sending works again."""
         attempt = 0
-        first = True
+        while True:
+            if not self._outbox and not self._lost:
+                await self._wake.wait()
+            self._wake.clear()
+            if self._outbox:
+                batch = [self._outbox.popleft() for _ in range(min(len(self._outbox), self.options.batch))]
+            else:  # only lost channels: probe Redis before announcing them
+                batch = []
+            try:
+                await asyncio.wait_for(self._send_batch(batch), timeout=self.options.timeout)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                self._lost.update(channel for channel, _ in batch)
+                if not self._publish_failing:  # say it once per outage, not once per message
+                    log.warning("publishing to Redis failed (%s); rooms will be re-announced", error)
+                self._publish_failing = True
+                await asyncio.sleep(self.BACKOFF[min(attempt, len(self.BACKOFF) - 1)])
+                attempt += 1
+                continue
+            attempt = 0
+            if self._publish_failing:
+                log.warning("publishing to Redis works again")
+            self._publish_failing = False
+            if self._lost and self._on_lost is not None:
+                lost, self._lost = self._lost, set()
+                try:
+                    await self._on_lost(lost)
+                except Exception:
+                    log.exception("announcing rooms after a Redis failure failed")
+
+    async def _send_batch(self, batch: list[tuple[str, str]]) -> None:
+        if not batch:
+            await self._redis.ping()
+            return
+        pipeline = self._redis.pipeline(transaction=False)
+        for channel, text in batch:
+            pipeline.publish(channel, text)
+        await pipeline.execute()
+
+    async def _listen(self, first: bool = True) -> None:
+        attempt = 0
         while True:
             try:
-                self._pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+                self._pubsub = self._listener.pubsub(ignore_subscribe_messages=True)
                 # Always follow one channel, so listening never ends for want of subscriptions.
                 await self._pubsub.subscribe(CONTROL_CHANNEL, *self._channels)
                 self._connected.set()
@@ -147,13 +284,15 @@ class RedisPubSub:
                         continue
                     self._deliver(item["channel"], item["data"])
             except asyncio.CancelledError:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(self._pubsub.aclose(), timeout=self.options.timeout)
                 raise
             except Exception as error:
                 self._connected.clear()
                 if attempt == 0:
                     log.warning("Redis pub/sub connection lost (%s); reconnecting", error)
                 with contextlib.suppress(Exception):
-                    await self._pubsub.aclose()
+                    await asyncio.wait_for(self._pubsub.aclose(), timeout=self.options.timeout)
                 await asyncio.sleep(self.BACKOFF[min(attempt, len(self.BACKOFF) - 1)])
                 attempt += 1
                 first = False
@@ -170,6 +309,6 @@ class RedisPubSub:
             log.exception("handling a pub/sub message failed")
 
 
-def open_pubsub(redis_url: str | None) -> PubSub:
+def open_pubsub(redis_url: str | None, options: RedisOptions | None = None) -> PubSub:
     """Redis pub/sub when a URL is given, else in-process."""
-    return RedisPubSub(redis_url) if redis_url else LocalPubSub()
+    return RedisPubSub(redis_url, options) if redis_url else LocalPubSub()

@@ -17,6 +17,7 @@ import async_support
 import pytest
 import uvicorn
 
+from kingme.server.connection_limits import ConnectionLimits, uvicorn_options
 from kingme.server.online import OnlineConfig, OnlineServer
 from kingme.server.online.asgi import app_for
 from kingme.server.online.client import RoomClient, http_json
@@ -86,12 +87,17 @@ def redis_url() -> str:
 class ThreadedServer:
     """The online routes (or, given ``app``, a whole app) served by uvicorn in a thread of the tests."""
 
-    def __init__(self, settings: Settings, config: OnlineConfig, app: Any = None) -> None:
+    def __init__(
+        self, settings: Settings, config: OnlineConfig, app: Any = None, limits: ConnectionLimits | None = None
+    ) -> None:
         self.port = free_port()
         self.settings = settings
         self.online = OnlineServer(settings, config)
         app = app or app_for(self.online)
-        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning"))
+        options = uvicorn_options(limits or ConnectionLimits())
+        self.server = uvicorn.Server(
+            uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning", **options)
+        )
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     @property

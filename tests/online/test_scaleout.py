@@ -7,6 +7,10 @@ import contextlib
 import json
 import os
 import random
+import shutil
+import signal
+import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,6 +29,38 @@ def cluster(
     postgres_url: str, redis_url: str, tmp_path: Path, find_port
 ) -> Iterator[tuple[ServerProcess, ServerProcess]]:
     """Two processes on free ports, one database, one Redis."""
+    with two_servers(postgres_url, redis_url, tmp_path, find_port) as servers:
+        yield servers
+
+
+@contextlib.contextmanager
+def private_redis(port: int, tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """A Redis server of this test's own (so it can be stopped without disturbing others)."""
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed")
+    process = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--save", "", "--appendonly", "no", "--dir", str(tmp_path)],
+        stdout=subprocess.DEVNULL,
+    )
+    url = f"redis://127.0.0.1:{port}/0"
+    try:
+        client = redis.Redis.from_url(url)
+        for _ in range(100):
+            with contextlib.suppress(redis.ConnectionError):
+                if client.ping():
+                    break
+            time.sleep(0.05)
+        yield url, process
+    finally:
+        process.send_signal(signal.SIGCONT)
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@contextlib.contextmanager
+def two_servers(
+    postgres_url: str, redis_url: str, tmp_path: Path, find_port
+) -> Iterator[tuple[ServerProcess, ServerProcess]]:
     env = dict(
         os.environ,
         KINGME_DATABASE_URL=postgres_url,
@@ -158,3 +194,36 @@ def test_a_dropped_redis_connection_is_restored_and_its_clients_resynced(cluster
         assert (await white.receive("event", timeout=15))["data"]["move"] == "11-15"
 
     run(scenario())
+
+
+def test_a_hung_redis_delays_no_acknowledgement_and_opponents_catch_up(postgres_url, tmp_path, find_port, run):
+    with (
+        private_redis(find_port(), tmp_path) as (url, redis_server),
+        two_servers(postgres_url, url, tmp_path, find_port) as (first, second),
+    ):
+
+        async def scenario() -> None:
+            room, tokens, black, white = await seat_players(first, second)
+            twin = await RoomClient.open(first.ws, room, tokens["white"])  # White's tab on Black's process
+            redis_server.send_signal(signal.SIGSTOP)
+            try:
+                await black.send({"type": "move", "id": "b1", "move": "11-15"})
+                # Acknowledged (stored) without waiting on Redis, and seen on the same process at once.
+                assert (await black.receive("ack", "error", timeout=3))["type"] == "ack"
+                assert (await twin.receive("event", timeout=3))["data"]["move"] == "11-15"
+                # The other process reads the room's version from the database and catches up.
+                while len(white.state["game"]["record"]["moves"]) < 1:
+                    await white.receive("event", "welcome", timeout=10)
+                await white.send({"type": "move", "id": "w1", "move": "22-18"})
+                assert (await white.receive("ack", "error", timeout=3))["type"] == "ack"
+            finally:
+                redis_server.send_signal(signal.SIGCONT)
+            while len(black.state["game"]["record"]["moves"]) < 2:
+                await black.receive("event", "welcome", timeout=5)
+            await black.send({"type": "move", "id": "b2", "move": "15x22"})
+            assert (await black.receive("ack", "error", timeout=5))["type"] == "ack"
+            while len(white.state["game"]["record"]["moves"]) < 3:
+                await white.receive("event", "welcome", timeout=5)
+            assert [move for _, move in stored_moves(postgres_url, room)] == ["11-15", "22-18", "15x22"]
+
+        run(scenario())

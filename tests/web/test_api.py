@@ -10,8 +10,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from kingme.game import Game, Setup
-from kingme.server.api import MAX_BODY_BYTES
 from kingme.server.app import WEB_DIR, create_app
+from kingme.server.edge import MAX_BODY_BYTES, Edge, EdgeSettings
 from kingme.server.settings import Settings
 
 DOUBLE_JUMP = {"setup": {"position": "double-jump"}, "moves": []}
@@ -28,6 +28,7 @@ def refused(response, status: int, *words: str) -> str:
     assert response.status_code == status, response.text
     assert response.headers["content-type"].startswith("application/json")
     message = response.json()["error"]
+    assert response.json()["code"]
     for word in words:
         assert word.lower() in message.lower(), message
     return message
@@ -146,6 +147,26 @@ def test_a_body_declared_larger_than_the_limit_is_refused_before_reading(client)
 def test_a_streamed_body_larger_than_the_limit_is_refused(client):
     chunks = (b"x" * 65536 for _ in range(MAX_BODY_BYTES // 65536 + 2))
     refused(client.post("/api/state", content=chunks), 413, "at most")
+
+
+@pytest.mark.parametrize("path", ["/api/state", "/api/start", "/api/rooms", "/api/pdn/import"])
+def test_deeply_nested_json_is_refused_as_bad_json_never_a_server_error(client, path):
+    refused(client.post(path, content=b"[" * 2000 + b"]" * 2000), 400, "nested too deeply")
+    refused(client.post(path, content=b'{"":' * 400 + b"[" * 700 + b"]" * 700 + b"}" * 400), 400, "nested too deeply")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"record": [[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]},
+        {"record": {"setup": [{"variant": {"x": [1]}}], "moves": [[["11-15"]]]}},
+        {"record": {"setup": {"variant": "american"}, "moves": [{"a": {"b": {"c": []}}}]}},
+    ],
+)
+def test_nested_values_where_a_record_belongs_are_refused_with_4xx(client, body):
+    response = client.post("/api/state", json=body)
+    assert 400 <= response.status_code < 500, response.text
+    assert response.json()["error"] and response.json()["code"]
 
 
 def test_a_request_without_a_record_is_refused(client):
@@ -272,3 +293,26 @@ def test_the_front_end_loads_nothing_from_another_site():
     for path in WEB_DIR.rglob("*"):
         if path.suffix in {".html", ".js", ".css", ".svg"}:
             assert not foreign.search(path.read_text()), f"{path.name} refers to another site"
+
+
+def test_a_host_not_on_the_allowed_list_is_refused_when_one_is_set(tmp_path):
+    app = create_app(Settings(data_dir=tmp_path, engine_workers=1))
+    app.add_middleware(Edge, settings=EdgeSettings.from_env({"KINGME_ALLOWED_HOSTS": "checkers.example"}))
+    with TestClient(app, raise_server_exceptions=False) as client:
+        refused(client.get("/api/info", headers={"host": "rebound.example"}), 421, "host")
+        assert client.get("/api/info", headers={"host": "checkers.example:8000"}).status_code == 200
+
+
+def test_a_request_with_too_many_headers_is_refused(client):
+    headers = {f"x-filler-{number}": "1" for number in range(150)}
+    refused(client.get("/api/info", headers=headers), 431, "too many headers")
+
+
+def test_forwarded_addresses_are_believed_only_from_trusted_proxies():
+    edge = EdgeSettings.from_env({"KINGME_TRUSTED_PROXIES": "10.0.0.0/8, 127.0.0.1"})
+    assert edge.client("203.0.113.9", "198.51.100.1") == "203.0.113.9"  # not a proxy: ignored
+    assert edge.client("10.1.2.3", "198.51.100.1, 10.0.0.7") == "198.51.100.1"
+    assert edge.client("127.0.0.1", "evil-spoofed, 198.51.100.2") == "198.51.100.2"
+    assert EdgeSettings.from_env({}).client("127.0.0.1", "198.51.100.1") == "127.0.0.1"
+    with pytest.raises(ValueError, match="KINGME_TRUSTED_PROXIES"):
+        EdgeSettings.from_env({"KINGME_TRUSTED_PROXIES": "not-an-address"})

@@ -20,7 +20,7 @@ from kingme.server.extension import Extension
 from kingme.server.online.config import OnlineConfig
 from kingme.server.online.endpoint import routes
 from kingme.server.online.service import OnlineService
-from kingme.server.pubsub import open_pubsub
+from kingme.server.pubsub import RedisOptions, open_pubsub
 from kingme.server.settings import Settings
 from kingme.server.storage import Database, RoomStore, migrate
 
@@ -43,12 +43,13 @@ class OnlineServer:
     async def startup(self) -> None:
         self._database = Database.from_settings(self.settings)
         await migrate(self._database)
-        pubsub = open_pubsub(self.settings.redis_url)
+        pubsub = open_pubsub(self.settings.redis_url, RedisOptions.from_env())
         self.service = OnlineService(RoomStore(self._database), pubsub, self.config)
         await pubsub.start()
         self._tasks = [
             asyncio.create_task(self.service.refresh_presence()),
             asyncio.create_task(self.service.purge_old_rooms()),
+            asyncio.create_task(self.service.check_versions()),
         ]
 
     async def shutdown(self) -> None:

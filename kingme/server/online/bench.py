@@ -4,14 +4,21 @@ Each game is a room with two connected players. The side to move waits its think
 sends a random legal move and measures the round trip until the server's acknowledgement
 (stored and broadcast by then); the opponent waits for the event, and so on. A finished game
 is followed by Play again. Bounded: at most ``MAX_GAMES`` games for at most ``MAX_SECONDS``.
+
+With ``processes=2`` two server processes share PostgreSQL (``KINGME_DATABASE_URL``, in a
+schema of the run's own, dropped afterwards) and Redis (``KINGME_REDIS_URL``), and each game's
+players sit on different processes. A game *stalls* when a move acknowledged to its sender is
+not seen by the opponent within ``STALL_SECONDS``; the report counts such games.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
+import secrets
 import socket
 import statistics
 import subprocess
@@ -20,6 +27,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -29,7 +37,11 @@ from kingme.server.gc_tuning import tune_for_many_live_objects
 from kingme.server.online.client import RoomClient, http_json
 
 MAX_GAMES = 5000
+#: A move acknowledged but not seen by the opponent within this many seconds stalls its game.
+STALL_SECONDS = 5.0
 MAX_SECONDS = 600
+#: Seconds a server process may take to start (generous: the machine may be busy).
+START_SECONDS = 90
 LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 
 
@@ -46,6 +58,9 @@ class Figures:
     server_cpu: float | None = None
     #: CPU seconds this (client) process used meanwhile.
     client_cpu: float = 0.0
+    #: Server processes the games were spread over, and the games that stalled at least once.
+    processes: int = 1
+    stalled_games: set[int] = field(default_factory=set)
 
     def report(self) -> str:
         moves = len(self.round_trips)
@@ -55,12 +70,15 @@ class Figures:
         p50 = statistics.median(ordered) * 1000
         p99 = ordered[min(moves - 1, int(moves * 0.99))] * 1000
         return (
-            f"online: {self.games} games ({2 * self.games} connections) for {self.seconds:.1f} s\n"
+            f"online: {self.games} games ({2 * self.games} connections) on {self.processes} server "
+            f"process{'es' if self.processes > 1 else ''} for {self.seconds:.1f} s\n"
             f"moves: {moves} ({moves / self.seconds:.0f} moves/s), games finished: {self.finished_games}, "
             f"errors: {self.errors}\n"
+            f"stalled games (a move acknowledged, not seen by the opponent within {STALL_SECONDS:.0f} s): "
+            f"{len(self.stalled_games)}\n"
             f"move round-trip: p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {ordered[-1] * 1000:.1f} ms"
             + (
-                f"\nserver CPU: {self.server_cpu / moves * 1000:.2f} ms per move "
+                f"\nserver CPU (all processes): {self.server_cpu / moves * 1000:.2f} ms per move "
                 f"(about {moves / self.server_cpu:.0f} moves/s per free core)"
                 if self.server_cpu
                 else ""
@@ -82,7 +100,7 @@ def _free_port() -> int:
 
 
 class ServerProcess:
-    """The online routes served by uvicorn in a child process (``kingme.server.online.asgi``).
+    """The online routes served by uvicorn in a child process (``python -m kingme.server.online.asgi``).
 
     ``env`` is the child's whole environment (its data directory, database and Redis URLs);
     ``output`` receives what it prints. The benchmark runs one on SQLite; the scale-out test runs
@@ -93,21 +111,7 @@ class ServerProcess:
         self.port = port or _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws = f"ws://127.0.0.1:{self.port}"
-        command = [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "--factory",
-            "kingme.server.online.asgi:create_app",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(self.port),
-            "--log-level",
-            "warning",
-            "--backlog",
-            "4096",
-        ]
+        command = [sys.executable, "-m", "kingme.server.online.asgi", "--port", str(self.port)]
         stderr = subprocess.STDOUT if output else None
         self._process = subprocess.Popen(command, env=env, stdout=output, stderr=stderr)
 
@@ -117,7 +121,7 @@ class ServerProcess:
 
     def wait_ready(self) -> None:
         """Return once the server answers (an unknown room's 404), or raise ``OSError``."""
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
             if self._process.poll() is not None:
                 raise OSError(f"the server on port {self.port} exited at start-up")
@@ -127,7 +131,7 @@ class ServerProcess:
                 return
             except OSError:
                 time.sleep(0.1)
-        raise OSError(f"the server on port {self.port} did not start within 30 s")
+        raise OSError(f"the server on port {self.port} did not start within {START_SECONDS} s")
 
     def cpu_seconds(self) -> float | None:
         """User + system CPU time of the server so far (Linux ``/proc``; None elsewhere)."""
@@ -153,17 +157,22 @@ class ServerProcess:
                 self.kill()
 
 
-async def _seat(http: str, ws: str, limit: asyncio.Semaphore) -> tuple[RoomClient, RoomClient]:
+async def _seat(first: str, second: str, limit: asyncio.Semaphore) -> tuple[RoomClient, RoomClient]:
+    """A room created (and Black seated) on the server at ``first``, joined by White at ``second``."""
     async with limit:
-        status, created = await asyncio.to_thread(http_json, "POST", f"{http}/api/rooms", {"side": "black"})
+        status, created = await asyncio.to_thread(http_json, "POST", f"{first}/api/rooms", {"side": "black"})
         if status != 201:
             raise OSError(f"creating a room failed: {created.get('error', status)}")
-        status, joined = await asyncio.to_thread(http_json, "POST", f"{http}/api/rooms/{created['room']}/join")
+        status, joined = await asyncio.to_thread(http_json, "POST", f"{second}/api/rooms/{created['room']}/join")
         if status != 201:
             raise OSError(f"joining a room failed: {joined.get('error', status)}")
-        black = await RoomClient.open(ws, created["room"], created["token"], max_size=2**22)
-        white = await RoomClient.open(ws, created["room"], joined["token"], max_size=2**22)
+        black = await RoomClient.open(_ws(first), created["room"], created["token"], max_size=2**22)
+        white = await RoomClient.open(_ws(second), created["room"], joined["token"], max_size=2**22)
         return black, white
+
+
+def _ws(url: str) -> str:
+    return "ws" + url.removeprefix("http")
 
 
 async def _answer(mover: RoomClient) -> dict[str, Any]:
@@ -176,8 +185,19 @@ async def _answer(mover: RoomClient) -> dict[str, Any]:
             return json.loads(text)
 
 
+async def _seen(client: RoomClient, number: int) -> None:
+    """Wait until ``client`` has seen event ``number`` (in an event or a catch-up welcome)."""
+    while client.last_event < number:
+        await client.receive("event", "welcome", timeout=60)
+
+
 async def _game(
-    players: tuple[RoomClient, RoomClient], figures: Figures, deadline: float, think: float, chooser: random.Random
+    number: int,
+    players: tuple[RoomClient, RoomClient],
+    figures: Figures,
+    deadline: float,
+    think: float,
+    chooser: random.Random,
 ) -> None:
     by_color = {client.color: client for client in players}
     latest = players[0]  # the client holding the newest state
@@ -208,34 +228,38 @@ async def _game(
             latest = mover
             continue
         figures.round_trips.append(time.perf_counter() - started)
-        while other.last_event < answer["n"]:
-            await other.receive("event", timeout=60)
+        try:
+            await asyncio.wait_for(_seen(other, answer["n"]), timeout=STALL_SECONDS)
+        except TimeoutError:
+            figures.stalled_games.add(number)
+            await _seen(other, answer["n"])
         latest = other
 
 
 async def run_bench(
-    url: str, games: int, seconds: float, think: float, server: ServerProcess | None = None, seed: int = 1
+    urls: list[str], games: int, seconds: float, think: float, servers: Sequence[ServerProcess] = (), seed: int = 1
 ) -> Figures:
-    """Seat ``games`` games on the server at ``url``, then play them for ``seconds``."""
-    check_loopback(url)
-    ws = "ws" + url.removeprefix("http")
+    """Seat ``games`` games on the servers at ``urls`` (Black on the first, White on the last),
+    then play them for ``seconds``."""
+    for url in urls:
+        check_loopback(url)
     limit = asyncio.Semaphore(16)
-    tables = await asyncio.gather(*(_seat(url, ws, limit) for _ in range(games)))
-    figures = Figures(games)
-    cpu_before = server.cpu_seconds() if server else None
+    tables = await asyncio.gather(*(_seat(urls[0], urls[-1], limit) for _ in range(games)))
+    figures = Figures(games, processes=len(urls))
+    cpu_before = _cpu(servers)
     client_before = time.process_time()
     started = time.monotonic()
     deadline = started + seconds
     results = await asyncio.gather(
         *(
-            _game(table, figures, deadline, think, random.Random(seed * 100_003 + number))
+            _game(number, table, figures, deadline, think, random.Random(seed * 100_003 + number))
             for number, table in enumerate(tables)
         ),
         return_exceptions=True,
     )
     figures.seconds = time.monotonic() - started
     figures.client_cpu = time.process_time() - client_before
-    cpu_after = server.cpu_seconds() if server else None
+    cpu_after = _cpu(servers)
     if cpu_before is not None and cpu_after is not None:
         figures.server_cpu = cpu_after - cpu_before
     figures.errors += sum(isinstance(result, BaseException) for result in results)
@@ -243,7 +267,13 @@ async def run_bench(
     return figures
 
 
-def check_run(games: int, seconds: float, think: float, url: str | None = None) -> None:
+def _cpu(servers: Sequence[ServerProcess]) -> float | None:
+    """CPU seconds the servers used so far, together (None when not known)."""
+    seconds = [server.cpu_seconds() for server in servers]
+    return sum(s for s in seconds if s is not None) if servers and None not in seconds else None
+
+
+def check_run(games: int, seconds: float, think: float, url: str | None = None, processes: int = 1) -> None:
     """Refuse a run that is unbounded or leaves loopback (``ValueError`` naming the problem)."""
     if not 1 <= games <= MAX_GAMES:
         raise ValueError(f"--games must be from 1 to {MAX_GAMES}")
@@ -251,23 +281,55 @@ def check_run(games: int, seconds: float, think: float, url: str | None = None) 
         raise ValueError(f"--seconds must be more than 0 and at most {MAX_SECONDS}")
     if not 0 <= think <= 60:
         raise ValueError("--think must be from 0 to 60 seconds")
+    if processes not in (1, 2):
+        raise ValueError("--processes must be 1 or 2")
+    if processes == 2 and url is not None:
+        raise ValueError("--processes 2 starts its own two servers; leave out --url")
+    if processes == 2 and not (os.environ.get("KINGME_DATABASE_URL") and os.environ.get("KINGME_REDIS_URL")):
+        raise ValueError("--processes 2 needs KINGME_DATABASE_URL (postgresql://…) and KINGME_REDIS_URL set")
     if url is not None:
         check_loopback(url)
 
 
-def bench_online(games: int, seconds: float, think: float, url: str | None = None) -> Figures:
-    """Run the benchmark against ``url``, or against a server of its own started for the run."""
-    check_run(games, seconds, think, url)
+def bench_online(games: int, seconds: float, think: float, url: str | None = None, processes: int = 1) -> Figures:
+    """Run the benchmark against ``url``, or against one or two servers of its own started for the run."""
+    check_run(games, seconds, think, url, processes)
     tune_for_many_live_objects()  # this client holds the state of 2 × games connections
     if url is not None:
-        return asyncio.run(run_bench(url.rstrip("/"), games, seconds, think))
+        return asyncio.run(run_bench([url.rstrip("/")], games, seconds, think))
     with tempfile.TemporaryDirectory(prefix="kingme-bench-") as data_dir:
         env = dict(os.environ, KINGME_DATA_DIR=data_dir, KINGME_ROOMS_PER_HOUR="1000000")
-        env.pop("KINGME_DATABASE_URL", None)
-        env.pop("KINGME_REDIS_URL", None)
-        server = ServerProcess(env)
-        try:
-            server.wait_ready()
-            return asyncio.run(run_bench(server.url, games, seconds, think, server))
-        finally:
+        env["KINGME_CONNECTIONS_PER_ADDRESS"] = str(4 * games + 100)  # every client comes from loopback
+        if processes == 1:
+            env.pop("KINGME_DATABASE_URL", None)
+            env.pop("KINGME_REDIS_URL", None)
+            return _run_on(env, 1, games, seconds, think)
+        with _bench_schema(env["KINGME_DATABASE_URL"]) as database_url:
+            env["KINGME_DATABASE_URL"] = database_url
+            return _run_on(env, 2, games, seconds, think)
+
+
+def _run_on(env: dict[str, str], processes: int, games: int, seconds: float, think: float) -> Figures:
+    servers: list[ServerProcess] = []
+    try:
+        for _ in range(processes):
+            servers.append(ServerProcess(env))
+            servers[-1].wait_ready()  # one at a time: the first creates the schema
+        return asyncio.run(run_bench([server.url for server in servers], games, seconds, think, servers))
+    finally:
+        for server in servers:
             server.stop()
+
+
+@contextlib.contextmanager
+def _bench_schema(url: str) -> Iterator[str]:
+    """``url`` with its tables in a fresh schema of this run's own, dropped afterwards."""
+    import psycopg
+
+    name = f"kingme_bench_{secrets.token_hex(6)}"
+    with psycopg.connect(url, autocommit=True, connect_timeout=10) as admin:
+        admin.execute(f"CREATE SCHEMA {name}")
+        try:
+            yield f"{url}{'&' if '?' in url else '?'}options=-csearch_path%3D{name}"
+        finally:
+            admin.execute(f"DROP SCHEMA {name} CASCADE")

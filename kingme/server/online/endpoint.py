@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
+import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.requests import Request
@@ -22,71 +23,66 @@ from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
+from kingme.server.edge import BadRequest, only_fields, read_json, refusal
 from kingme.server.online.limits import origin_allowed
 from kingme.server.online.protocol import MAX_MESSAGE_BYTES, ProtocolError, parse
 from kingme.server.online.service import Client, OnlineService
 
+log = logging.getLogger("kingme.online")
+
 #: HTTP status of each refusal.
 STATUS = {"unknown_room": 404, "expired": 410, "room_full": 409, "conflict": 409, "rate_limited": 429, "too_large": 413}
 #: WebSocket close codes after a refused hello.
-CLOSE = {"unknown_room": 4404, "expired": 4410, "bad_token": 4401}
+CLOSE = {"unknown_room": 4404, "expired": 4410, "bad_token": 4401, "room_crowded": 1013}
 
 
-def _refusal(error: ProtocolError) -> JSONResponse:
-    return JSONResponse({"error": error.message, "code": error.code}, status_code=STATUS.get(error.code, 400))
-
-
-async def _json_object(request: Request) -> dict[str, Any]:
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_MESSAGE_BYTES:
-            raise ProtocolError("too_large", f"the request body must be at most {MAX_MESSAGE_BYTES} bytes")
+async def _answer(work: Callable[[], Awaitable[JSONResponse]]) -> JSONResponse:
+    """Run a route's work, answering every refusal and failure in the edge's one shape."""
     try:
-        data = json.loads(body or b"{}")
-    except ValueError:
-        raise ProtocolError("bad_json", "the request body is not valid JSON") from None
-    if not isinstance(data, dict):
-        raise ProtocolError("bad_message", "the request body must be a JSON object")
-    return data
+        return await work()
+    except ProtocolError as error:
+        return refusal(STATUS.get(error.code, 400), error.code, error.message)
+    except BadRequest as error:
+        return refusal(error.status, error.code, error.message)
+    except Exception:
+        log.exception("an online request failed")
+        return refusal(503, "unavailable", "the server cannot reach its storage right now; try again shortly")
 
 
 def routes(service_of: Any) -> list[BaseRoute]:
     """The online routes; ``service_of()`` returns the running ``OnlineService``."""
 
     async def create(request: Request) -> JSONResponse:
-        try:
-            data = await _json_object(request)
-            unknown = set(data) - {"variant", "side"}
-            if unknown:
-                raise ProtocolError("bad_message", f"unknown field(s): {', '.join(sorted(map(str, unknown)))[:200]}")
+        async def work() -> JSONResponse:
+            data = await read_json(request, MAX_MESSAGE_BYTES)
+            only_fields(data, {"variant", "side"})
             address = request.client.host if request.client else "unknown"
-            seat = await service_of().create_room(data.get("variant", "american"), data.get("side", "random"), address)
-        except ProtocolError as error:
-            return _refusal(error)
-        body = {
-            "room": seat.room,
-            "token": seat.token,
-            "player": seat.player,
-            "color": seat.color,
-            "invite_path": f"/?room={seat.room}",
-        }
-        return JSONResponse(body, status_code=201)
+            service = service_of()
+            seat = await service.create_room(data.get("variant", "american"), data.get("side", "random"), address)
+            body = {
+                "room": seat.room,
+                "token": seat.token,
+                "player": seat.player,
+                "color": seat.color,
+                "invite_path": f"/?room={seat.room}",
+            }
+            return JSONResponse(body, status_code=201)
+
+        return await _answer(work)
 
     async def describe(request: Request) -> JSONResponse:
-        try:
+        async def work() -> JSONResponse:
             return JSONResponse(await service_of().describe(request.path_params["room"]))
-        except ProtocolError as error:
-            return _refusal(error)
+
+        return await _answer(work)
 
     async def join(request: Request) -> JSONResponse:
-        try:
+        async def work() -> JSONResponse:
             seat = await service_of().join(request.path_params["room"])
-        except ProtocolError as error:
-            return _refusal(error)
-        return JSONResponse(
-            {"room": seat.room, "token": seat.token, "player": seat.player, "color": seat.color}, status_code=201
-        )
+            body = {"room": seat.room, "token": seat.token, "player": seat.player, "color": seat.color}
+            return JSONResponse(body, status_code=201)
+
+        return await _answer(work)
 
     async def socket(websocket: WebSocket) -> None:
         await serve_socket(service_of(), websocket)
@@ -111,7 +107,8 @@ async def _receive(websocket: WebSocket) -> str | bytes | None:
 async def serve_socket(service: OnlineService, websocket: WebSocket) -> None:
     """One connection: Origin check, hello, then requests until the client leaves."""
     config = service.config
-    if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"), config.allowed_origins):
+    origin, host = websocket.headers.get("origin"), websocket.headers.get("host")
+    if not origin_allowed(origin, host, websocket.url.scheme, config.allowed_origins):
         await websocket.close(code=4403)
         return
     await websocket.accept()

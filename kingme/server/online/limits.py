@@ -5,7 +5,6 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
-from urllib.parse import urlsplit
 
 
 class TokenBucket:
@@ -53,16 +52,19 @@ class RoomCreationLimiter:
         return allowed
 
 
-def origin_allowed(origin: str | None, host: str | None, allowed: Iterable[str]) -> bool:
+def origin_allowed(origin: str | None, host: str | None, scheme: str, allowed: Iterable[str]) -> bool:
     """Whether a WebSocket upgrade with this ``Origin`` may proceed.
 
-    Browsers always send ``Origin``; it must name this host (same host and port as the
-    ``Host`` header) or one of the configured origins. Clients that are not browsers send
-    none, and cannot be used to ride a visitor's browser, so they pass.
+    Browsers always send ``Origin``; it must be this server — the page's scheme (``https`` for a
+    ``wss`` socket, ``http`` for ``ws``) and the ``Host`` header's host and port — or one of the
+    configured origins. Clients that are not browsers send none, and cannot be used to ride a
+    visitor's browser, so they pass.
 
-    >>> origin_allowed("https://play.example:8443", "play.example:8443", [])
+    >>> origin_allowed("https://play.example:8443", "play.example:8443", "wss", [])
     True
-    >>> origin_allowed("https://evil.example", "play.example", [])
+    >>> origin_allowed("http://play.example", "play.example", "wss", [])
+    False
+    >>> origin_allowed("https://evil.example", "play.example", "wss", [])
     False
     """
     if origin is None:
@@ -70,5 +72,5 @@ def origin_allowed(origin: str | None, host: str | None, allowed: Iterable[str])
     origin = origin.strip().rstrip("/").lower()
     if origin in {item.strip().rstrip("/").lower() for item in allowed}:
         return True
-    netloc = urlsplit(origin).netloc
-    return bool(host) and netloc == host.strip().lower()
+    page_scheme = "https" if scheme in ("wss", "https") else "http"
+    return bool(host) and origin == f"{page_scheme}://{host.strip().lower()}"

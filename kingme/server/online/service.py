@@ -6,6 +6,14 @@ check, then publish it. Publishing reaches this process's clients at once and, w
 the other processes, which apply the event to their copy and pass it on. If the version check
 fails, another process changed the room first: the request is refused with ``conflict``, the
 copy here is dropped and the client gets the current state.
+
+Delivery between processes cannot fail silently. Every broadcast carries the room's version
+(its event number); a process remembers the highest version it has heard of and the highest
+it has brought its clients to. A copy older than what was heard is never used (it is loaded
+again), an event that skips a number makes the process catch its clients up from the
+database, rooms whose broadcasts could not be sent are announced again when Redis answers,
+and, with several processes, the versions of the rooms with clients here are compared with
+the database every few seconds, so a lost message costs at most that long.
 """
 
 from __future__ import annotations
@@ -19,7 +27,7 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +35,7 @@ from kingme.rules import VARIANTS
 from kingme.server.online.config import OnlineConfig
 from kingme.server.online.limits import RoomCreationLimiter, TokenBucket
 from kingme.server.online.protocol import Message, ProtocolError
-from kingme.server.online.room import ROOM_LIFETIME_SECONDS, Room
+from kingme.server.online.room import PLAYERS, ROOM_LIFETIME_SECONDS, Room
 from kingme.server.pubsub import PubSub
 from kingme.server.storage import RoomStore, StoredEvent, StoredRoom
 
@@ -40,6 +48,8 @@ TOKEN_BYTES = 24
 #: Presence is re-announced this often, and forgotten when not heard for PRESENCE_TTL seconds.
 PRESENCE_REFRESH = 15.0
 PRESENCE_TTL = 40.0
+#: Joins and leaves within this many seconds are announced in one presence message.
+PRESENCE_COALESCE = 0.1
 #: Expired rooms are kept this long (their links say "expired"), then deleted; checked this often.
 PURGE_AFTER_SECONDS = 90 * 86400
 PURGE_EVERY_SECONDS = 6 * 3600
@@ -52,16 +62,22 @@ class RoomGone(ProtocolError):
     """The room does not exist (``unknown_room``) or has expired (``expired``)."""
 
 
-class Conflict(Exception):
-    """Another process stored a change to the room first."""
+class Conflict(ProtocolError):
+    """Another process stored a change to the room first (or kept changing it while it was read)."""
+
+    def __init__(self) -> None:
+        super().__init__("conflict", "the room changed meanwhile; try again")
 
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+CHANNEL_PREFIX = "kingme:room:"
+
+
 def channel(room_id: str) -> str:
-    return f"kingme:room:{room_id}"
+    return f"{CHANNEL_PREFIX}{room_id}"
 
 
 @dataclass(frozen=True)
@@ -82,8 +98,11 @@ class Client:
     ) -> None:
         self._send = send
         self._close = close
-        self._queue: asyncio.Queue[str | int] = asyncio.Queue()
+        self._queue: asyncio.Queue[str | int | None] = asyncio.Queue()
         self._limit = config.send_queue
+        #: The latest presence message not yet sent; the queue holds at most one ``None`` for it,
+        #: so a burst of joins replaces one message instead of filling the queue.
+        self._presence: str | None = None
         self.bucket = TokenBucket(config.messages_per_second, config.message_burst)
         self.room_id: str | None = None
         self.player: int | None = None
@@ -99,6 +118,14 @@ class Client:
             return
         self._queue.put_nowait(text)
 
+    def send_presence(self, text: str) -> None:
+        """Send ``text`` unless a newer presence message replaces it before it goes out."""
+        if self.closed:
+            return
+        if self._presence is None:
+            self._queue.put_nowait(None)
+        self._presence = text
+
     def close(self, code: int) -> None:
         if not self.closed:
             self.closed = True
@@ -112,7 +139,10 @@ class Client:
                 if isinstance(item, int):
                     await self._close(item)
                     return
-                await self._send(item)
+                if item is None:
+                    item, self._presence = self._presence, None
+                if item is not None:
+                    await self._send(item)
 
 
 class OnlineService:
@@ -130,9 +160,18 @@ class OnlineService:
         self.clients: dict[str, set[Client]] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._presence: dict[str, dict[str, tuple[float, dict[str, int]]]] = {}
+        #: Highest version heard of, by room (from this process or another).
+        self._heard: dict[str, int] = {}
+        #: Highest version this process's clients of a room have been brought to.
+        self._delivered: dict[str, int] = {}
+        #: Rooms whose clients are being caught up from the database, and whose presence is due.
+        self._catching_up: set[str] = set()
+        self._presence_due: set[str] = set()
+        #: Message rates of the seats with a connection here: a seat's tabs share one.
+        self._seat_buckets: dict[tuple[str, int], TokenBucket] = {}
         self._creation = RoomCreationLimiter(config.rooms_per_hour)
         self._tasks: set[asyncio.Task[Any]] = set()
-        pubsub.set_handlers(self._on_message, self._on_reconnect)
+        pubsub.set_handlers(self._on_message, self._on_reconnect, self._on_lost)
 
     # -- rooms -----------------------------------------------------------------------------
 
@@ -149,27 +188,43 @@ class OnlineService:
             del self._locks[room_id]
 
     async def _load(self, room_id: str, *, fresh: bool = False) -> Room:
-        """The room, cached while it has clients here; ``RoomGone`` when unknown or expired."""
+        """The room, cached while it has clients here; ``RoomGone`` when unknown or expired.
+
+        A cached copy older than a version heard of is not used, and a copy read from the
+        database while a newer event arrived is read again: the race that once left a process
+        refusing the right player's move."""
         if not ROOM_ID.fullmatch(room_id):
             raise RoomGone("unknown_room", UNKNOWN_ROOM)
         room = None if fresh else self.rooms.get(room_id)
-        if room is None:
+        if room is not None and room.version < self._heard.get(room_id, 0):
+            room = None
+        for _ in range(3):
+            if room is not None:
+                break
             stored = await self.store.load(room_id)
             if stored is None:
                 raise RoomGone("unknown_room", UNKNOWN_ROOM)
             room = Room.restore(stored)
-            if self.clients.get(room_id):
+            if room.version < self._heard.get(room_id, 0):
+                room = None  # an event arrived while reading: read again
+            elif self.clients.get(room_id):
                 self.rooms[room_id] = room
+        if room is None:
+            raise Conflict()
         if room.expired(self.clock()):
             raise RoomGone("expired", EXPIRED_ROOM)
         return room
+
+    def _hear(self, room_id: str, version: int) -> None:
+        if self.clients.get(room_id) and version > self._heard.get(room_id, 0):
+            self._heard[room_id] = version
 
     async def create_room(self, variant: object, side: object, address: str) -> Seat:
         if not isinstance(variant, str) or variant not in VARIANTS:
             raise ProtocolError("bad_message", f"variant must be one of: {', '.join(VARIANTS)}")
         if not isinstance(side, str) or side not in ("black", "white", "random"):
             raise ProtocolError("bad_message", "side must be black, white or random")
-        if not self._creation.allow(address):
+        if not await self._may_create(address):
             raise ProtocolError("rate_limited", f"at most {self.config.rooms_per_hour} rooms per hour from one address")
         color = secrets.choice(("black", "white")) if side == "random" else str(side)
         room_id, token, now = secrets.token_urlsafe(16), secrets.token_urlsafe(TOKEN_BYTES), self._now()
@@ -180,9 +235,18 @@ class OnlineService:
         await self.store.create(stored, created)
         return Seat(room_id, token, 1, color)
 
+    async def _may_create(self, address: str) -> bool:
+        """Whether ``address`` may create another room this hour: counted by every process
+        together through Redis when it answers, else by this process alone."""
+        hour = int(self.clock() // 3600)
+        shared = await self.pubsub.count(f"kingme:rooms:{address}:{hour}", 3600)
+        if shared is None:
+            return self._creation.allow(address)
+        return shared <= self.config.rooms_per_hour
+
     async def describe(self, room_id: str) -> dict[str, Any]:
         """What a visitor of the link needs before connecting: rules and which seats are free."""
-        room = await self._load(room_id)
+        room = await self._load(room_id, fresh=True)
         return {
             "room": room.id,
             "variant": room.variant,
@@ -224,7 +288,7 @@ class OnlineService:
             raise
         if not stored:
             self._evict(room.id)
-            raise Conflict
+            raise Conflict()
         wire = json.dumps({"type": "event", "n": event.number, "kind": kind, "data": data, "state": state})
         header = {
             "t": "event",
@@ -250,20 +314,30 @@ class OnlineService:
             player = self._player_for(room, token)
             if player is None:
                 raise ProtocolError("bad_token", "this seat token is not valid for this room")
+        if player is None and self._spectators(room_id) >= self.config.spectators_per_room:
+            raise ProtocolError("room_crowded", "this room has as many spectators as it can take; try again later")
         client.room_id, client.player = room_id, player
+        if player is not None:
+            key = (room_id, player)
+            if key not in self._seat_buckets:
+                self._seat_buckets[key] = TokenBucket(self.config.messages_per_second, self.config.message_burst)
+            client.bucket = self._seat_buckets[key]
         first_here = not self.clients.get(room_id)
         self.clients.setdefault(room_id, set()).add(client)
         try:
             if first_here:
                 await self.pubsub.subscribe(channel(room_id))
             async with self._lock(room_id):
-                await self._welcome(client, room_id, hello.get("last_event"))
+                await self._welcome(client, await self._load(room_id), hello.get("last_event"))
         except BaseException:
             await self.disconnect(client)
             raise
         if first_here:
             await self._ask_who(room_id)
-        await self._publish_presence(room_id)
+        self._presence_changed(room_id)
+
+    def _spectators(self, room_id: str) -> int:
+        return sum(client.player is None for client in self.clients.get(room_id, ()))
 
     def _player_for(self, room: Room, token: object) -> int | None:
         if not isinstance(token, str):
@@ -274,14 +348,17 @@ class OnlineService:
                 return player
         return None
 
-    async def _welcome(self, client: Client, room_id: str, last_event: int | None) -> None:
-        room = await self._load(room_id)
+    async def _welcome(self, client: Client, room: Room, last_event: int | None) -> None:
+        """Send ``client`` the room's state, with the events it missed since ``last_event``."""
         missed: list[dict[str, Any]] | None = None
         if last_event is not None and last_event <= room.version:
-            events = await self.store.events_since(room_id, last_event, self.config.max_missed + 1)
+            events = await self.store.events_since(room.id, last_event, self.config.max_missed + 1)
+            current = self.rooms.get(room.id)  # events may have arrived meanwhile; the state shows them
+            if current is not None and current.version > room.version:
+                room = current
+            events = [event for event in events if event.number <= room.version]
             if len(events) <= self.config.max_missed:
                 missed = [{"n": e.number, "kind": e.kind, "data": e.data} for e in events]
-            room = await self._load(room_id)  # events may have arrived meanwhile; the state shows them
         # From here to ``greeted`` nothing awaits: every later event reaches this client, every
         # earlier one is in the state sent now.
         client.send(
@@ -297,12 +374,15 @@ class OnlineService:
             )
         )
         client.greeted = True
+        if room.version > self._delivered.get(room.id, 0):
+            self._delivered[room.id] = room.version
 
     async def resync(self, client: Client, last_event: int | None) -> None:
-        """A client that saw a gap in event numbers asks again: the same answer as a reconnect."""
+        """A client that saw a gap in event numbers asks again: the same answer as a reconnect,
+        from the database's version of the room (a copy here may be the stale one)."""
         assert client.room_id is not None
         async with self._lock(client.room_id):
-            await self._welcome(client, client.room_id, last_event)
+            await self._welcome(client, await self._load(client.room_id, fresh=True), last_event)
 
     async def disconnect(self, client: Client) -> None:
         room_id = client.room_id
@@ -314,11 +394,16 @@ class OnlineService:
             del self.clients[room_id]
             self._evict(room_id)
             self._presence.pop(room_id, None)
+            self._heard.pop(room_id, None)
+            self._delivered.pop(room_id, None)
+            for player in PLAYERS:
+                self._seat_buckets.pop((room_id, player), None)
             self._forget_lock(room_id)
-            with contextlib.suppress(Exception):
+            try:
                 await self.pubsub.unsubscribe(channel(room_id))
-        with contextlib.suppress(Exception):
-            await self._publish_presence(room_id)
+            except Exception:
+                log.exception("unsubscribing from room %s failed", room_id)
+        self._presence_changed(room_id)
 
     # -- requests --------------------------------------------------------------------------
 
@@ -330,9 +415,15 @@ class OnlineService:
         async with self._lock(room_id):
             room = await self._load(room_id)
             if move_id is not None and move_id in room.move_ids:
-                client.send(json.dumps({"type": "ack", "id": move_id, "n": room.move_ids[move_id], "duplicate": True}))
+                await self._answer_resent(client, room, message)
                 return
-            kind, data = room.decide(client.player, message)
+            if room.version >= self.config.max_room_events:
+                raise ProtocolError(
+                    "room_exhausted",
+                    f"this room has reached its {self.config.max_room_events} events; create a new room",
+                    move_id,
+                )
+            room, kind, data = await self._decide(room, client.player, message)
             try:
                 await self._commit(room, kind, data, move_id)
             except Conflict:
@@ -345,8 +436,35 @@ class OnlineService:
                     client.send(json.dumps({"type": "ack", "id": move_id, "n": room.version}))
                 return
             client.send(refusal.to_wire())
-            with contextlib.suppress(Exception):  # the database may be unreachable: the error said enough
-                await self._welcome(client, room_id, None)
+            try:
+                await self._welcome(client, await self._load(room_id, fresh=True), None)
+            except Exception as error:  # the database may be unreachable: the error said enough
+                log.warning("re-sending room %s after a refused change failed: %s", room_id, error)
+
+    async def _decide(self, room: Room, player: int | None, message: Message) -> tuple[Room, str, dict[str, Any]]:
+        """``room.decide``; with several processes a refusal is checked against the stored
+        version first, so a copy that missed a broadcast never refuses the right request."""
+        try:
+            return room, *room.decide(player, message)
+        except ProtocolError:
+            stored = (await self.store.versions([room.id])).get(room.id, 0) if self.pubsub.shared else 0
+            if stored <= room.version:
+                raise
+        self._hear(room.id, stored)
+        room = await self._load(room.id, fresh=True)
+        return room, *room.decide(player, message)
+
+    async def _answer_resent(self, client: Client, room: Room, message: Message) -> None:
+        """A move id seen before: the same move is acknowledged again (not played twice); a
+        different move under that id is refused, so a client bug cannot lose a move silently."""
+        move_id = message.get("id")
+        number = room.move_ids[move_id]
+        events = await self.store.events_since(room.id, number - 1, 1)
+        if not events or not same_move(message.get("move"), events[0].data):
+            raise ProtocolError(
+                "move_id_reused", f"the move id {move_id} was used for another move; use a new id", move_id
+            )
+        client.send(json.dumps({"type": "ack", "id": move_id, "n": number, "duplicate": True}))
 
     # -- presence and pub/sub ----------------------------------------------------------------
 
@@ -359,6 +477,19 @@ class OnlineService:
     async def _ask_who(self, room_id: str) -> None:
         """Ask the other processes to announce who they have connected to this room."""
         await self.pubsub.publish(channel(room_id), json.dumps({"t": "who", "room": room_id, "origin": self.origin}))
+
+    def _presence_changed(self, room_id: str) -> None:
+        """Announce the room's presence soon: one message for a whole burst of joins and leaves."""
+        if room_id not in self._presence_due:
+            self._presence_due.add(room_id)
+            self._spawn(self._announce_presence(room_id))
+
+    async def _announce_presence(self, room_id: str) -> None:
+        try:
+            await asyncio.sleep(PRESENCE_COALESCE)
+        finally:
+            self._presence_due.discard(room_id)
+        await self._publish_presence(room_id)
 
     async def _publish_presence(self, room_id: str) -> None:
         message = {
@@ -392,52 +523,121 @@ class OnlineService:
     def _on_message(self, _channel: str, text: str) -> None:
         header, _, wire = text.partition("\n")
         message = json.loads(header)
-        message["wire"] = wire
         room_id = message["room"]
         kind = message["t"]
         if kind == "event":
-            self._on_event(room_id, message)
+            self._on_event(room_id, message, wire)
+        elif kind == "version":
+            self._on_version(room_id, message["v"])
         elif kind == "presence":
             self._presence.setdefault(room_id, {})[message["origin"]] = (message["at"], message["counts"])
             if room_id in self.clients:
-                self._forward(room_id, json.dumps(self.presence(room_id)))
+                presence = json.dumps(self.presence(room_id))
+                for client in self.clients[room_id]:
+                    if client.greeted:
+                        client.send_presence(presence)
         elif kind == "who" and message["origin"] != self.origin and self.clients.get(room_id):
-            self._spawn(self._publish_presence(room_id))
+            self._presence_changed(room_id)
 
-    def _on_event(self, room_id: str, message: dict[str, Any]) -> None:
+    def _on_event(self, room_id: str, message: dict[str, Any], wire: str) -> None:
+        """Apply an event to the copy here and pass it on; a skipped number means catching up."""
         event = message["event"]
+        number = event["n"]
+        self._hear(room_id, number)
         room = self.rooms.get(room_id)
-        if room is not None and room.version < event["n"]:
+        if room is not None and number == room.version + 1:
             try:
-                room.apply(StoredEvent(event["n"], event["kind"], event["data"], event["move_id"]), message["at"])
-            except Exception:  # a gap or a surprise: reload from the database when next needed
+                room.apply(StoredEvent(number, event["kind"], event["data"], event["move_id"]), message["at"])
+            except Exception:
+                log.exception("applying event %d to room %s failed; reloading it", number, room_id)
                 self._evict(room_id)
-        self._forward(room_id, message["wire"])
+        elif room is not None and number > room.version:
+            self._evict(room_id)  # a gap: the next request reads the room again
+        delivered = self._delivered.get(room_id)
+        if delivered is None or number == delivered + 1:
+            if room_id in self._delivered:
+                self._delivered[room_id] = number
+            for client in self.clients.get(room_id, ()):
+                if client.greeted:
+                    client.send(wire)
+        elif number > delivered:
+            self._on_version(room_id, number)
 
-    def _forward(self, room_id: str, wire: str) -> None:
-        for client in self.clients.get(room_id, ()):
-            if client.greeted:
-                client.send(wire)
+    def _on_version(self, room_id: str, version: int) -> None:
+        """The room has reached ``version``: catch up the clients here if they are behind it."""
+        self._hear(room_id, version)
+        if version > self._delivered.get(room_id, version) and room_id not in self._catching_up:
+            self._catching_up.add(room_id)
+            self._spawn(self._catch_up(room_id))
+
+    async def _catch_up(self, room_id: str) -> None:
+        """Bring this process's clients of a room to the database's version: each gets a
+        welcome with the events it missed, as if it had reconnected."""
+        try:
+            async with self._lock(room_id):
+                if not self.clients.get(room_id):
+                    return
+                room = await self._load(room_id, fresh=True)
+                since = self._delivered.get(room_id, room.version)
+                if room.version <= since:
+                    return
+                for client in list(self.clients.get(room_id, ())):
+                    if client.greeted:
+                        await self._welcome(client, room, since)
+        except Exception:  # the next check or event tries again
+            log.exception("catching up the clients of room %s failed", room_id)
+        finally:
+            self._catching_up.discard(room_id)
+            self._forget_lock(room_id)
+
+    async def _on_lost(self, channels: set[str]) -> None:
+        """Broadcasts to these rooms may not have reached the other processes: announce the
+        rooms' stored versions, so any process behind reloads them."""
+        rooms = [name.removeprefix(CHANNEL_PREFIX) for name in channels if name.startswith(CHANNEL_PREFIX)]
+        for room_id, version in (await self.store.versions(rooms)).items():
+            header = json.dumps({"t": "version", "room": room_id, "v": version})
+            await self.pubsub.publish(channel(room_id), header)
 
     async def _on_reconnect(self) -> None:
         """Pub/sub was down: messages may be lost, so every client here gets the stored state."""
         self._presence.clear()
         for room_id, clients in list(self.clients.items()):
             self._evict(room_id)
-            with contextlib.suppress(Exception):
+            try:
                 async with self._lock(room_id):
+                    room = await self._load(room_id, fresh=True)
                     for client in list(clients):
-                        await self._welcome(client, room_id, None)
+                        await self._welcome(client, room, None)
                 await self._ask_who(room_id)
-                await self._publish_presence(room_id)
+                self._presence_changed(room_id)
+            except Exception:
+                log.exception("re-syncing room %s after Redis came back failed", room_id)
+
+    async def check_versions(self) -> None:
+        """With several processes, compare the rooms with clients here with the database now
+        and then: a broadcast lost on the way costs at most ``version_check_seconds``."""
+        if not self.pubsub.shared:
+            return
+        while True:
+            await asyncio.sleep(self.config.version_check_seconds)
+            rooms = [room_id for room_id in self._delivered if self.clients.get(room_id)]
+            try:
+                versions = await self.store.versions(rooms)
+            except Exception as error:
+                log.warning("checking room versions against the database failed: %s", error)
+                continue
+            for room_id, version in versions.items():
+                self._on_version(room_id, version)
 
     async def refresh_presence(self) -> None:
         """Re-announce presence now and then, so a process that died is forgotten after PRESENCE_TTL."""
         while True:
             await asyncio.sleep(PRESENCE_REFRESH)
             for room_id in list(self.clients):
-                with contextlib.suppress(Exception):
+                try:
                     await self._publish_presence(room_id)
+                except Exception:
+                    log.exception("announcing the presence of room %s failed", room_id)
 
     async def purge_old_rooms(self) -> None:
         """Delete rooms idle for ``PURGE_AFTER_SECONDS`` (their links then say "unknown"), now and then."""
@@ -450,7 +650,32 @@ class OnlineService:
                 log.exception("deleting old rooms failed")
             await asyncio.sleep(PURGE_EVERY_SECONDS)
 
-    def _spawn(self, coroutine: Awaitable[Any]) -> None:
+    def _spawn(self, coroutine: Coroutine[Any, Any, Any]) -> None:
         task = asyncio.ensure_future(coroutine)
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._finished)
+
+    def _finished(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("a background task of the online service failed", exc_info=task.exception())
+
+
+def same_move(move: object, stored: dict[str, Any]) -> bool:
+    """Whether a resent ``move`` (text or path of squares) is the stored move event's move.
+
+    >>> step = {"move": "11-15", "path": [11, 15]}
+    >>> same_move("11-15", step), same_move([11, 15], step), same_move("11-16", step)
+    (True, True, False)
+    >>> same_move("9x27", {"move": "9x18x27", "path": [9, 18, 27]})
+    True
+    """
+    path = stored.get("path", [])
+    if isinstance(move, list):
+        return move == path
+    if not isinstance(move, str):
+        return False
+    if move == stored.get("move"):
+        return True
+    squares = [int(part) for part in re.split(r"[-x]", move.strip()) if part.isdigit()]
+    return bool(path) and (squares == path or squares == [path[0], path[-1]])

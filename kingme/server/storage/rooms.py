@@ -14,6 +14,9 @@ from typing import Any
 
 from kingme.server.storage.database import Connection, Database
 
+#: Rooms whose versions are read in one query.
+VERSIONS_PER_QUERY = 500
+
 
 @dataclass(frozen=True)
 class StoredEvent:
@@ -125,6 +128,16 @@ def _events_since(connection: Connection, room_id: str, after: int, limit: int) 
     return [StoredEvent(number, kind, json.loads(data), move_id) for number, kind, data, move_id in rows]
 
 
+def _versions(connection: Connection, room_ids: list[str]) -> dict[str, int]:
+    versions: dict[str, int] = {}
+    for start in range(0, len(room_ids), VERSIONS_PER_QUERY):
+        chunk = room_ids[start : start + VERSIONS_PER_QUERY]
+        marks = ", ".join("?" * len(chunk))
+        rows = connection.execute(f"SELECT id, version FROM rooms WHERE id IN ({marks})", chunk).fetchall()
+        versions.update({room_id: version for room_id, version in rows})
+    return versions
+
+
 def _purge(connection: Connection, cutoff: int) -> int:
     connection.begin()
     try:
@@ -173,3 +186,9 @@ class RoomStore:
     async def events_since(self, room_id: str, after: int, limit: int) -> list[StoredEvent]:
         """Up to ``limit`` events numbered above ``after``, oldest first."""
         return await self.database.run(_events_since, room_id, after, limit)
+
+    async def versions(self, room_ids: list[str]) -> dict[str, int]:
+        """The stored version of each of these rooms (rooms that do not exist are left out)."""
+        if not room_ids:
+            return {}
+        return await self.database.run(_versions, room_ids)

@@ -1,0 +1,184 @@
+"""Limits on connections, enforced below the app: what uvicorn is told, and the protocols it runs.
+
+Without them one client could hold the server: sockets that never finish their request head
+(slowloris) stayed open for ever, an unlimited header was read whole, and a few thousand idle
+sockets used up the file limit. Here every connection must finish its request head within
+``handshake_seconds``, a head is at most ``header_bytes``, one address holds at most
+``per_address`` connections (HTTP and WebSocket alike), and past ``total`` the server answers 503.
+Refusals sent before the app sees a request are JSON, like every other refusal.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+import h11
+from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.websockets.auto import AutoWebSocketsProtocol
+
+
+def _whole(env: dict[str, str] | os._Environ[str], name: str, default: int, low: int, high: int) -> int:
+    text = env.get(name, str(default))
+    if not text.isdigit() or not low <= int(text) <= high:
+        raise ValueError(f"{name} must be a whole number from {low} to {high}, not {text!r}")
+    return int(text)
+
+
+@dataclass(frozen=True)
+class ConnectionLimits:
+    """``KINGME_MAX_HEADER_BYTES``, ``KINGME_HANDSHAKE_TIMEOUT``, ``KINGME_IDLE_TIMEOUT``,
+    ``KINGME_CONNECTIONS_PER_ADDRESS`` and ``KINGME_MAX_CONNECTIONS`` may be set."""
+
+    #: The largest request head (request line and headers) read, in bytes.
+    header_bytes: int = 16 * 1024
+    #: Seconds a connection has to send its whole request head.
+    handshake_seconds: int = 10
+    #: Seconds an idle keep-alive connection is kept between requests.
+    idle_seconds: int = 5
+    #: Connections one client address may hold open at once.
+    per_address: int = 256
+    #: Connections (and requests in progress) the server serves at once; past it, 503.
+    total: int = 10_000
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None) -> ConnectionLimits:
+        env = os.environ if environ is None else environ
+        return cls(
+            header_bytes=_whole(env, "KINGME_MAX_HEADER_BYTES", cls.header_bytes, 1024, 1024 * 1024),
+            handshake_seconds=_whole(env, "KINGME_HANDSHAKE_TIMEOUT", cls.handshake_seconds, 1, 600),
+            idle_seconds=_whole(env, "KINGME_IDLE_TIMEOUT", cls.idle_seconds, 1, 600),
+            per_address=_whole(env, "KINGME_CONNECTIONS_PER_ADDRESS", cls.per_address, 1, 1_000_000),
+            total=_whole(env, "KINGME_MAX_CONNECTIONS", cls.total, 1, 1_000_000),
+        )
+
+
+def uvicorn_options(limits: ConnectionLimits) -> dict[str, Any]:
+    """Keyword arguments of ``uvicorn.Config`` (and ``uvicorn.run``) that enforce ``limits``.
+
+    Proxy headers are off: ``X-Forwarded-For`` is honoured by the app, and only from the proxies
+    named in ``KINGME_TRUSTED_PROXIES``. WebSocket frames far above the protocol's 4 KB limit are
+    refused before they are read whole."""
+    http, ws = guarded_protocols(limits)
+    return {
+        "http": http,
+        "ws": ws,
+        "h11_max_incomplete_event_size": limits.header_bytes,
+        "timeout_keep_alive": limits.idle_seconds,
+        "limit_concurrency": limits.total,
+        "proxy_headers": False,
+        "server_header": False,
+        "ws_max_size": 65536,
+    }
+
+
+def guarded_protocols(limits: ConnectionLimits) -> tuple[type[asyncio.Protocol], type[asyncio.Protocol]]:
+    """The HTTP and WebSocket protocol classes for one server, sharing its count per address."""
+    if AutoWebSocketsProtocol is None:
+        raise RuntimeError("the websockets package is missing; reinstall kingme")
+    open_by_address: Counter[str] = Counter()
+    websocket_base: Any = AutoWebSocketsProtocol
+
+    def address_of(protocol: Any) -> str:
+        return protocol.client[0] if protocol.client else ""
+
+    class GuardedHTTP(H11Protocol):
+        """h11 with a deadline on the request head and a cap per client address."""
+
+        _head_timer: asyncio.TimerHandle | None = None
+        _counted = False
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            address = address_of(self)
+            if open_by_address[address] >= limits.per_address:
+                self.send_error(429, "too_many_connections", "too many connections from this address")
+                return
+            open_by_address[address] += 1
+            self._counted = True
+            self._arm_head_timer()
+
+        def _arm_head_timer(self) -> None:
+            self._cancel_head_timer()
+            self._head_timer = self.loop.call_later(limits.handshake_seconds, self._head_timed_out)
+
+        def _cancel_head_timer(self) -> None:
+            if self._head_timer is not None:
+                self._head_timer.cancel()
+                self._head_timer = None
+
+        def _head_timed_out(self) -> None:
+            self._head_timer = None
+            if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
+                self.transport.close()
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self.conn.their_state is not h11.IDLE:
+                self._cancel_head_timer()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self._arm_head_timer()  # the next request's head has the same deadline
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            super().connection_lost(exc)
+            self._cancel_head_timer()
+            self._release()
+
+        def _release(self) -> None:
+            if self._counted:
+                self._counted = False
+                address = address_of(self)
+                open_by_address[address] -= 1
+                if open_by_address[address] <= 0:
+                    del open_by_address[address]
+
+        def handle_websocket_upgrade(self, event: h11.Request) -> None:
+            self._cancel_head_timer()
+            self._release()  # the WebSocket protocol counts the connection from here on
+            super().handle_websocket_upgrade(event)
+
+        def send_400_response(self, msg: str) -> None:
+            self.send_error(400, "bad_request", f"the request could not be read: {msg}")
+
+        def send_error(self, status: int, code: str, message: str) -> None:
+            """Answer ``{"error", "code"}`` before any app sees the request, and close."""
+            body = json.dumps({"error": message, "code": code}).encode()
+            head = f"HTTP/1.1 {status} {'Bad Request' if status == 400 else 'Too Many Requests'}\r\n"
+            headers = f"content-type: application/json\r\ncontent-length: {len(body)}\r\nconnection: close\r\n\r\n"
+            self.transport.write(head.encode() + headers.encode() + body)
+            self.transport.close()
+
+    class GuardedWebSocket(websocket_base):  # type: ignore[misc]
+        """The WebSocket protocol, counted against its client address while open; it never logs
+        frames (a ``hello`` carries a seat token), whatever the log level."""
+
+        _counted = False
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            if hasattr(self, "conn"):
+                self.conn.debug = False
+
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            super().connection_made(transport)
+            address = address_of(self)
+            open_by_address[address] += 1
+            self._counted = True
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            super().connection_lost(exc)
+            if self._counted:
+                self._counted = False
+                address = address_of(self)
+                open_by_address[address] -= 1
+                if open_by_address[address] <= 0:
+                    del open_by_address[address]
+
+    return GuardedHTTP, GuardedWebSocket

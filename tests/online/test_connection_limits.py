@@ -1,0 +1,131 @@
+"""One client cannot hold the server: unfinished request heads time out, heads are bounded,
+one address holds a bounded number of connections — and real requests keep working."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import socket
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from kingme.server.connection_limits import ConnectionLimits
+from kingme.server.online.client import http_json
+from kingme.server.settings import Settings
+
+from .conftest import TEST_CONFIG, ThreadedServer
+
+
+@pytest.fixture
+def strict_server(tmp_path) -> Iterator[ThreadedServer]:
+    limits = ConnectionLimits(handshake_seconds=1, idle_seconds=1, per_address=300, header_bytes=8192)
+    with ThreadedServer(Settings(data_dir=tmp_path), TEST_CONFIG, limits=limits) as server:
+        yield server
+
+
+def answer_of(sock: socket.socket) -> bytes:
+    """Everything the server sends until it closes the connection (bounded by the socket timeout)."""
+    sock.settimeout(15)
+    received = b""
+    while chunk := sock.recv(65536):
+        received += chunk
+    return received
+
+
+def still_serving(server: ThreadedServer) -> bool:
+    status, answer = http_json("GET", f"{server.http}/api/rooms/{'Z' * 22}")
+    return status == 404 and answer["code"] == "unknown_room"
+
+
+def test_connections_that_never_finish_their_request_head_are_closed(strict_server):
+    crowd = [socket.create_connection(("127.0.0.1", strict_server.port)) for _ in range(200)]
+    try:
+        for sock in crowd:
+            sock.sendall(b"GET /api/rooms HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+        assert still_serving(strict_server)  # real requests are answered meanwhile
+        for sock in crowd:
+            assert answer_of(sock) == b""  # closed by the server, without an answer
+        assert still_serving(strict_server)
+    finally:
+        for sock in crowd:
+            sock.close()
+
+
+def test_an_oversized_request_head_is_refused_with_json_and_not_kept(strict_server):
+    with socket.create_connection(("127.0.0.1", strict_server.port)) as sock:
+        sock.sendall(b"GET /api/rooms/x HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 100_000 + b"\r\n\r\n")
+        answer = answer_of(sock)
+    head, _, body = answer.partition(b"\r\n\r\n")
+    # Refused by the protocol if it arrived in pieces, or by the edge if it arrived whole.
+    assert head.split(b" ")[1] in (b"400", b"431"), head
+    assert json.loads(body)["code"] in ("bad_request", "headers_too_large")
+    assert still_serving(strict_server)
+
+
+def test_one_address_holds_a_bounded_number_of_connections(tmp_path):
+    limits = ConnectionLimits(handshake_seconds=30, per_address=10)
+    with ThreadedServer(Settings(data_dir=tmp_path), TEST_CONFIG, limits=limits) as server:
+        held = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(10)]
+        try:
+            with socket.create_connection(("127.0.0.1", server.port)) as extra:
+                head, _, body = answer_of(extra).partition(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 429") and json.loads(body)["code"] == "too_many_connections"
+        finally:
+            for sock in held:
+                sock.close()
+        deadline = time.monotonic() + 15  # the server notices the closed sockets
+        while True:
+            try:
+                if still_serving(server):
+                    break
+            except (OSError, json.JSONDecodeError):
+                pass
+            assert time.monotonic() < deadline, "the server kept refusing after the connections closed"
+            time.sleep(0.1)
+
+
+def test_websockets_count_against_their_address_too(tmp_path, run):
+    limits = ConnectionLimits(per_address=3)
+    with ThreadedServer(Settings(data_dir=tmp_path), TEST_CONFIG, limits=limits) as server:
+
+        async def scenario() -> None:
+            from kingme.server.online.client import RoomClient
+
+            status, created = await asyncio.to_thread(http_json, "POST", f"{server.http}/api/rooms", {})
+            assert status == 201
+            watchers = [await RoomClient.open(server.ws, created["room"]) for _ in range(3)]
+            with pytest.raises(Exception):  # noqa: B017 - refused at the door, whatever the client library calls it
+                await RoomClient.open(server.ws, created["room"])
+            for watcher in watchers:
+                await watcher.close()
+
+        run(scenario())
+
+
+def test_seat_tokens_never_reach_the_log_even_at_debug_level(server, lobby, run):
+    records: list[str] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append(record.getMessage())
+
+    logger, keep = logging.getLogger("uvicorn.error"), Keep()
+    level = logger.level
+    logger.addHandler(keep)
+    logger.setLevel(logging.DEBUG)
+    try:
+
+        async def scenario() -> str:
+            table = await lobby.table()
+            await table.black.send({"type": "ping"})
+            await table.black.receive("pong")
+            return table.tokens["black"]
+
+        token = run(scenario())
+    finally:
+        logger.setLevel(level)
+        logger.removeHandler(keep)
+    assert not [line for line in records if token in line]
