@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 
 from kingme.engine import LEVELS, choose_move
 from kingme.game import DEFAULT_SEED, Game, Setup
@@ -59,20 +60,64 @@ def _describe(outcome: str, plies: int, side: str) -> str:
     return "draw" if outcome == "draw" else f"{side} {'wins' if outcome == 'win' else 'loses'} in {plies} plies"
 
 
-def _run_match(args: argparse.Namespace) -> int:
-    from kingme.engine.match import ballot_openings, run_match
+def _contestant(text: str) -> tuple[str, str | None]:
+    """``LEVEL`` or ``LEVEL@DIR`` (a level of the frozen copy of kingme in DIR)."""
+    level, _, frozen = text.partition("@")
+    return _level(level), frozen or None
 
+
+def _run_match(args: argparse.Namespace) -> int:
+    from kingme.engine.match import Contestant, ballot_openings, run_match
+
+    a, b = (Contestant(level, args.nodes, frozen) for level, frozen in (args.a, args.b))
     openings = min(args.openings, len(ballot_openings()))
+    budget = f", {args.nodes:,} nodes a move" if args.nodes else ""
     print(
-        f"{args.a} vs {args.b}: {openings} three-move ballots, each played with both colours ({args.variant})",
+        f"{a} vs {b}: {openings} three-move ballots, each played with both colours ({args.variant}{budget})",
         flush=True,
     )
     started = time.perf_counter()
-    result = run_match(args.a, args.b, openings, args.workers, args.variant, lambda line: print(line, flush=True))
-    print(f"games: {result.games}  {args.a} wins: {result.wins}  draws: {result.draws}  losses: {result.losses}")
-    print(f"score of {args.a}: {100 * result.score:.1f}%")
+    result = run_match(a, b, openings, args.workers, args.variant, lambda line: print(line, flush=True))
+    print(f"games: {result.games}  {a} wins: {result.wins}  draws: {result.draws}  losses: {result.losses}")
+    print(f"score of {a}: {100 * result.score:.1f}%")
     print(f"Elo difference: {result.describe_elo()}")
     print(f"time: {time.perf_counter() - started:.0f} s")
+    return 0
+
+
+def _selfplay_worker(job: tuple[str, int, int, int, int]) -> int:
+    from kingme.engine.selfplay import generate
+
+    directory, games, nodes, worker, workers = job
+    return generate(Path(directory) / f"games-{worker}.txt", games, nodes, worker=worker, workers=workers)
+
+
+def _run_tune_selfplay(args: argparse.Namespace) -> int:
+    import multiprocessing
+
+    Path(args.dir).mkdir(parents=True, exist_ok=True)
+    print(f"playing {args.games:,} games at {args.nodes:,} nodes a move into {args.dir} (resumes where it stopped)")
+    jobs = [(args.dir, args.games, args.nodes, worker, args.workers) for worker in range(args.workers)]
+    with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
+        batches = sum(pool.map(_selfplay_worker, jobs))
+    print(f"{batches} new batches of games written")
+    return 0
+
+
+def _run_tune_fit(args: argparse.Namespace) -> int:
+    from kingme.engine import tuning
+
+    paths = sorted(Path(args.dir).glob("games-*.txt"))
+    if not paths:
+        raise ValueError(f"no games in {args.dir}: run 'kingme tune selfplay --dir {args.dir}' first")
+    train, held_out = tuning.build(paths)
+    print(f"{len(train):,} training and {len(held_out):,} held-out quiet positions", flush=True)
+    print(f"loss of always guessing the average: {tuning.baseline_loss(held_out):.5f}", flush=True)
+    theta, _, held = tuning.fit(train, held_out, args.epochs, lambda line: print(line, flush=True))
+    note = f"fitted by kingme tune fit on {len(train):,} positions; held-out loss {held:.5f}"
+    output = Path(args.output or Path(tuning.__file__).parent / tuning.ev.WEIGHTS_FILE)
+    tuning.write_weights(tuning.to_hundredths(theta), output, note)
+    print(f"weights written to {output}")
     return 0
 
 
@@ -98,12 +143,33 @@ def register(commands: argparse._SubParsersAction) -> None:
     p.set_defaults(run=_run_endgame)
 
     p = commands.add_parser("match", help="play two levels against each other over the 3-move ballots")
-    p.add_argument("a", type=_level, metavar="LEVEL_A")
-    p.add_argument("b", type=_level, metavar="LEVEL_B")
+    frozen = "; LEVEL@DIR is that level of the frozen copy of kingme in DIR"
+    p.add_argument("a", type=_contestant, metavar="LEVEL_A", help=f"a level{frozen}")
+    p.add_argument("b", type=_contestant, metavar="LEVEL_B", help=f"a level{frozen}")
+    p.add_argument("--nodes", type=_positive, help="nodes a move for both sides instead of the levels' budgets")
     p.add_argument("--openings", type=_positive, default=157, help="how many ballots (default all 157)")
     p.add_argument("--workers", type=_positive, default=2, help="processes to play in (default 2)")
     p.add_argument("--variant", default="american", help="american (default) or casual")
     p.set_defaults(run=_run_match)
+
+    _register_tune(commands)
+
+
+def _register_tune(commands: argparse._SubParsersAction) -> None:
+    p = commands.add_parser("tune", help="refit the evaluation to the results of engine games")
+    steps = p.add_subparsers(dest="step", metavar="STEP", parser_class=type(p))
+    steps.required = True
+    s = steps.add_parser("selfplay", help="play engine games and record their positions (resumable)")
+    s.add_argument("--games", type=_positive, default=20_000, help="games in all (default 20,000)")
+    s.add_argument("--nodes", type=_positive, default=20_000, help="nodes a move (default 20,000)")
+    s.add_argument("--dir", default="tune-data", help="where the games go (default ./tune-data)")
+    s.add_argument("--workers", type=_positive, default=2, help="processes to play in (default 2)")
+    s.set_defaults(run=_run_tune_selfplay)
+    s = steps.add_parser("fit", help="fit the evaluation's weights to the recorded games")
+    s.add_argument("--dir", default="tune-data", help="where the games are (default ./tune-data)")
+    s.add_argument("--epochs", type=_positive, default=400, help="passes over the data (default 400)")
+    s.add_argument("--output", help="weights file to write (default: the package's own, which the engine loads)")
+    s.set_defaults(run=_run_tune_fit)
 
 
 def register_bench(targets: argparse._SubParsersAction) -> None:

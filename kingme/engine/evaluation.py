@@ -1,102 +1,225 @@
 """The static evaluation, compiled: how good a quiet position is for the side to move.
 
-Scores are in hundredths of a man. Everything is computed for Black and negated for White;
-White's tables are Black's turned 180 degrees (square ``i`` ↔ ``31 - i``), which maps the board
-onto itself. Two levels of detail: ``full`` adds mobility, tempo, runaway men and endgame
-technique to material and the piece-square tables, and costs about twice as much.
+Scores are in hundredths of a man. The evaluation is a weighted sum of *features*, each counted
+for Black and for White and subtracted. White's features are Black's on the board turned 180
+degrees with the colours swapped (square ``i`` ↔ ``31 - i``, which maps the board onto itself),
+so one function, ``_side``, describes a side as if it were Black moving towards square 32,
+and the evaluation is exactly the same for either colour.
 
-Terms (Black's view):
+Every weight has two values, one for a full board and one for an empty one; a position's weight
+is the blend of the two by the number of pieces left (``PHASE_PIECES`` pieces: all opening
+weight; none: all ending weight). So "a king is worth more as the board empties" or "the back
+rank matters while the opponent still has men to crown" are learned, not written as rules.
 
-- material: a man 100, a king 130; when ahead, fewer pieces on the board make the lead count
-  more, so the stronger side likes to trade down;
-- piece-square tables: men are worth more near the centre (squares 14, 15, 18, 19) and
-  further advanced, and on the back-rank squares 1 and 3 (the "bridge", which stops crowning)
-  while the opponent still has men; kings prefer the centre to the edges;
-- mobility: ordinary moves available to each side;
-- tempo: in the endgame, men that have advanced further (they crown first);
-- runaway men: a man with no opposing piece in the cone in front of it crowns unstopped;
-- endgame technique: when ahead, kings close in on the opposing pieces, and a defending king
-  sitting in a double corner (squares 1, 5 or 28, 32) is worth less to the attacker's score
-  once driven out — so the search hunts it out of the corner.
+The weights are not guessed: ``kingme tune`` fits them to the results of engine games (see
+``kingme.engine.tuning``) and writes ``data/evaluation_weights.json``, the one table of weights,
+named by the ``FEATURES`` below:
+
+- ``man``, ``king``: material;
+- ``man_square``, ``king_square``: where the pieces stand (a man's square also says how far it
+  has advanced, its tempo);
+- ``back_two_rows``: the formation of the side's own men on its two back rows (256 patterns):
+  the bridge, the triangle, the guards that stop crowning and the holes that invite it;
+- ``window``: 21 overlapping windows of two rows by four columns (four dark squares), each
+  empty, own piece or opponent's piece: 81 patterns each, so local structure — dog-holes,
+  cramps, pieces hanging in front of an exchange — has a value;
+- ``mobility``: the man moves and the king moves available; ``trapped_king``: kings that
+  cannot move;
+- ``runaway``: a man no opposing piece can meet before it crowns, by the rows it has left;
+- ``balance``: the difference between the men on the two halves of the board;
+- ``turn``: having the move.
+
+Two levels of detail: ``full`` is everything; the weak levels use material and squares only.
+
+Hand terms outside the table, for endgame technique the games rarely show (``HUNT_*``): when
+ahead with few pieces left, kings close in on the opposing pieces and a defending king in a
+double corner counts against the attacker, so the search hunts it out.
 """
 
 from __future__ import annotations
 
+import json
+from importlib import resources
+
 import numpy as np
 from numba import njit
+from numba.extending import overload
 
 from kingme.engine.bitops import lowest_index, popcount
-from kingme.engine.movegen import ordinary_count
+from kingme.engine.movegen import NEIGHBOUR, ordinary_count
 from kingme.rules import bitboard
 from kingme.rules.bitboard import MASK32
 
-MAN = 100
-KING = 130
+#: Weights file inside the package (``kingme tune fit`` writes it).
+WEIGHTS_FILE = "data/evaluation_weights.json"
+#: Pieces on the board at which the opening weights apply fully (the start has 24).
+PHASE_PIECES = 24
+#: Windows: rows ``r, r + 1`` for r in 0..6, squares ``k, k + 1`` of each row for k in 0..2.
+WINDOW_ROWS, WINDOW_OFFSETS = 7, 3
+WINDOWS = WINDOW_ROWS * WINDOW_OFFSETS
+WINDOW_PATTERNS = 81
+
+#: (name, how many weights) in table order; the index of each group is its running offset.
+FEATURES: tuple[tuple[str, int], ...] = (
+    ("man", 1),
+    ("king", 1),
+    ("man_square", 32),
+    ("king_square", 32),
+    ("back_two_rows", 256),
+    ("window", WINDOWS * WINDOW_PATTERNS),
+    ("man_mobility", 1),
+    ("king_mobility", 1),
+    ("trapped_king", 1),
+    ("runaway", 8),
+    ("balance", 1),
+    ("turn", 1),
+)
 
 
-def _mirror(mask: int) -> int:
-    """The mask turned 180 degrees: square ``i`` becomes ``31 - i``."""
-    return int(f"{mask:032b}"[::-1], 2)
+def _offsets() -> dict[str, int]:
+    offsets, at = {}, 0
+    for name, size in FEATURES:
+        offsets[name] = at
+        at += size
+    offsets["total"] = at
+    return offsets
 
 
-def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    man = np.zeros(32, dtype=np.int64)
-    king = np.zeros(32, dtype=np.int64)
-    cone = np.zeros((2, 32), dtype=np.int64)  # [white, black][square], real squares
+OFFSET = _offsets()
+MAN_AT, KING_AT = OFFSET["man"], OFFSET["king"]
+MAN_SQUARE_AT, KING_SQUARE_AT = OFFSET["man_square"], OFFSET["king_square"]
+BACK_AT, WINDOW_AT = OFFSET["back_two_rows"], OFFSET["window"]
+MAN_MOBILITY_AT, KING_MOBILITY_AT = OFFSET["man_mobility"], OFFSET["king_mobility"]
+TRAPPED_AT, RUNAWAY_AT = OFFSET["trapped_king"], OFFSET["runaway"]
+BALANCE_AT, TURN_AT = OFFSET["balance"], OFFSET["turn"]
+FEATURE_COUNT = OFFSET["total"]
+
+#: Endgame technique, hand-set (hundredths of a man): per step closer to each defending piece,
+#: the attacker's nearest king earns ``HUNT_CLOSER``; a defending king in a double corner costs
+#: the attacker ``HUNT_CORNER``; both only with at most ``HUNT_PIECES`` pieces and a lead.
+HUNT_CLOSER = 3
+HUNT_CORNER = 12
+HUNT_PIECES = 10
+
+
+def _load_weights() -> np.ndarray:
+    """The table as a (2, FEATURE_COUNT) int64 array: row 0 full board, row 1 empty board."""
+    data = json.loads(resources.files("kingme.engine").joinpath(WEIGHTS_FILE).read_text())
+    table = np.zeros((2, FEATURE_COUNT), dtype=np.int64)
+    for name, size in FEATURES:
+        for phase, key in enumerate(("opening", "ending")):
+            values = data["weights"][name][key]
+            if len(values) != size:
+                raise ValueError(f"{WEIGHTS_FILE}: {name}.{key} has {len(values)} weights, expected {size}")
+            table[phase, OFFSET[name] : OFFSET[name] + size] = values
+    return table
+
+
+def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    cone = np.zeros(32, dtype=np.int64)
     rows = np.zeros(32, dtype=np.int64)
     cols = np.zeros(32, dtype=np.int64)
     for square in range(32):
         row, col = bitboard.row_col(square)
         rows[square], cols[square] = row, col
-        centre = 3 - min(abs(2 * col - 7), 7) // 2  # 0 at the edge .. 3 in the middle columns
-        man[square] = 2 * row + 2 * centre * (1 if 2 <= row <= 5 else 0)
-        king[square] = 4 * centre + 2 * (3 - abs(2 * row - 7) // 2) - 8
-        # Squares in front of the man from which an opponent could meet it before it crowns.
+        # Squares in front of a Black man from which an opponent could meet it before it crowns.
         for other in range(32):
             r, c = bitboard.row_col(other)
             if r > row and abs(c - col) <= (r - row) + 1:
-                cone[1, square] |= 1 << other
-    for square in range(32):
-        cone[0, square] = _mirror(int(cone[1, 31 - square]))
-    man[0] += 10  # back-rank guard: squares 1 and 3 form the bridge
-    man[2] += 10
-    man[1] += 4
-    man[3] += 4
-    return man, king, cone, rows, cols
+                cone[square] |= 1 << other
+    ternary = np.array([sum(3**i for i in range(4) if bits >> i & 1) for bits in range(16)], dtype=np.int64)
+    left = sum(1 << s for s in range(32) if cols[s] < 4)
+    return cone, rows, cols, ternary, np.array([left], dtype=np.int64)
 
 
-MAN_TABLE, KING_TABLE, CONE, ROW, COLUMN = _tables()
+WEIGHTS = _load_weights()
+CONE, ROW, COLUMN, TERNARY, _LEFT = _tables()
+LEFT_HALF = int(_LEFT[0])
 #: Squares 1 and 5, 28 and 32.
 DOUBLE_CORNERS = (1 << 0) | (1 << 4) | (1 << 27) | (1 << 31)
 
 
-@njit(cache=True)
-def _men_score(men: int, kings_of_opponent: int, opponent: int, black: bool, full: bool, endgame: int) -> int:
-    score = 0
-    while men:
-        bit = men & -men
-        men ^= bit
-        square = lowest_index(bit)
-        index = square if black else 31 - square
-        score += MAN_TABLE[index]
-        if full:
-            advanced = ROW[index]
-            score += advanced * endgame // 4
-            if (opponent & CONE[np.int64(black), square]) == 0:
-                runaway = 20 + 6 * advanced
-                score += runaway if kings_of_opponent == 0 else runaway // 3
-    return score
+def _note(record: np.ndarray, index: int, value: int) -> None:
+    """``record[index] += value`` — compiled to nothing when ``record`` is read-only, as
+    ``NO_RECORD`` is, so the search pays nothing for the tuner's recording."""
+
+
+@overload(_note)
+def _note_compiled(record, index, value):  # type: ignore[no-untyped-def]
+    if not record.mutable:
+        return lambda record, index, value: None
+
+    def write(record, index, value):  # type: ignore[no-untyped-def]
+        record[index] += value
+
+    return write
 
 
 @njit(cache=True)
-def _kings_score(kings: int, black: bool) -> int:
-    score = 0
-    while kings:
-        bit = kings & -kings
-        kings ^= bit
-        square = lowest_index(bit)
-        score += KING_TABLE[square if black else 31 - square]
-    return score
+def turned(bits: int) -> int:
+    """The board turned 180 degrees: square ``i`` becomes ``31 - i`` (a 32-bit reversal)."""
+    bits = ((bits >> 1) & 0x55555555) | ((bits & 0x55555555) << 1)
+    bits = ((bits >> 2) & 0x33333333) | ((bits & 0x33333333) << 2)
+    bits = ((bits >> 4) & 0x0F0F0F0F) | ((bits & 0x0F0F0F0F) << 4)
+    bits = ((bits >> 8) & 0x00FF00FF) | ((bits & 0x00FF00FF) << 8)
+    return ((bits >> 16) & 0xFFFF) | ((bits & 0xFFFF) << 16)
+
+
+@njit(cache=True)
+def _side(own: int, opp: int, kings: int, full: bool, sign: int, record: np.ndarray) -> tuple[int, int]:
+    """The weighted features of ``own``, seen as Black (moving towards square 32): the sums with
+    the opening and the ending weights. With a non-empty ``record``, each feature's value is
+    also added to ``record`` times ``sign`` (what ``kingme tune`` fits the weights on)."""
+    men, own_kings = own & ~kings, own & kings
+    opening, ending = 0, 0
+
+    def add(index: int, value: int, opening: int, ending: int) -> tuple[int, int]:
+        _note(record, index, sign * value)
+        return opening + WEIGHTS[0, index] * value, ending + WEIGHTS[1, index] * value
+
+    opening, ending = add(MAN_AT, popcount(men), opening, ending)
+    opening, ending = add(KING_AT, popcount(own_kings), opening, ending)
+    pieces = own
+    while pieces:
+        square = lowest_index(pieces)
+        pieces &= pieces - 1
+        at = KING_SQUARE_AT if own_kings >> square & 1 else MAN_SQUARE_AT
+        opening, ending = add(at + square, 1, opening, ending)
+    if not full:
+        return opening, ending
+    opening, ending = add(BACK_AT + (men & 0xFF), 1, opening, ending)
+    for row in range(WINDOW_ROWS):
+        for offset in range(WINDOW_OFFSETS):
+            low, high = row * 4 + offset, row * 4 + 4 + offset
+            mine = ((own >> low) & 3) | (((own >> high) & 3) << 2)
+            theirs = ((opp >> low) & 3) | (((opp >> high) & 3) << 2)
+            window = row * WINDOW_OFFSETS + offset
+            pattern = TERNARY[mine] + 2 * TERNARY[theirs]
+            opening, ending = add(WINDOW_AT + window * WINDOW_PATTERNS + pattern, 1, opening, ending)
+    empty = MASK32 ^ (own | opp)
+    king_moves = ordinary_count(own_kings, kings, empty, True)
+    opening, ending = add(MAN_MOBILITY_AT, ordinary_count(men, kings, empty, True), opening, ending)
+    opening, ending = add(KING_MOBILITY_AT, king_moves, opening, ending)
+    trapped = 0
+    pieces = own_kings
+    while pieces:
+        square = lowest_index(pieces)
+        pieces &= pieces - 1
+        free = False
+        for direction in range(4):
+            neighbour = NEIGHBOUR[square, direction]
+            if neighbour >= 0 and empty >> neighbour & 1:
+                free = True
+        trapped += 0 if free else 1
+    opening, ending = add(TRAPPED_AT, trapped, opening, ending)
+    pieces = men
+    while pieces:
+        square = lowest_index(pieces)
+        pieces &= pieces - 1
+        if opp & CONE[square] == 0:
+            opening, ending = add(RUNAWAY_AT + 7 - ROW[square], 1, opening, ending)
+    opening, ending = add(BALANCE_AT, abs(popcount(men & LEFT_HALF) - popcount(men & ~LEFT_HALF)), opening, ending)
+    return opening, ending
 
 
 @njit(cache=True)
@@ -111,51 +234,50 @@ def _hunt(attackers: int, defenders: int) -> int:
     score = 0
     pieces = defenders
     while pieces:
-        bit = pieces & -pieces
-        pieces ^= bit
-        target = lowest_index(bit)
+        target = lowest_index(pieces)
+        pieces &= pieces - 1
         nearest = 8
         hunters = attackers
         while hunters:
-            hunter_bit = hunters & -hunters
-            hunters ^= hunter_bit
-            nearest = min(nearest, _distance(lowest_index(hunter_bit), target))
-        score += 3 * (8 - nearest)
-    score -= 12 * popcount(defenders & DOUBLE_CORNERS)
-    return score
+            nearest = min(nearest, _distance(lowest_index(hunters), target))
+            hunters &= hunters - 1
+        score += HUNT_CLOSER * (8 - nearest)
+    return score - HUNT_CORNER * popcount(defenders & DOUBLE_CORNERS)
 
 
 @njit(cache=True)
-def evaluate_black(black: int, white: int, kings: int, full: bool) -> int:
-    """The position's value for Black."""
-    black_kings, white_kings = black & kings, white & kings
-    black_men, white_men = black ^ black_kings, white ^ white_kings
-    nbk, nwk = popcount(black_kings), popcount(white_kings)
-    nbm, nwm = popcount(black_men), popcount(white_men)
-    pieces = nbm + nwm + nbk + nwk
-    material = MAN * (nbm - nwm) + KING * (nbk - nwk)
-    # A lead is worth more as the board empties: trade down when ahead.
-    bonus = abs(material) * (24 - pieces) // 24  # rounded the same way for both colours
-    score = material + (bonus if material > 0 else -bonus)
-    endgame = max(0, 16 - pieces)
-    score += _men_score(black_men, white_kings, white, True, full, endgame)
-    score -= _men_score(white_men, black_kings, black, False, full, endgame)
-    score += _kings_score(black_kings, True) - _kings_score(white_kings, False)
-    if not full:
-        return score
-    empty = MASK32 ^ (black | white)
-    score += 2 * (ordinary_count(black, kings, empty, True) - ordinary_count(white, kings, empty, False))
-    if pieces <= 10 and material != 0:
-        if material > 0 and nbk > 0:
-            score += _hunt(black_kings, white)
-        elif material < 0 and nwk > 0:
-            score -= _hunt(white_kings, black)
+def evaluate_black(black: int, white: int, kings: int, black_to_move: bool, full: bool, record: np.ndarray) -> int:
+    """The position's value for Black; ``record`` as in ``_side`` (empty when only scoring)."""
+    opening, ending = _side(black, white, kings, full, 1, record)
+    white_opening, white_ending = _side(turned(white), turned(black), turned(kings), full, -1, record)
+    opening -= white_opening
+    ending -= white_ending
+    if full:
+        turn = 1 if black_to_move else -1
+        _note(record, TURN_AT, turn)
+        opening += turn * WEIGHTS[0, TURN_AT]
+        ending += turn * WEIGHTS[1, TURN_AT]
+    pieces = min(popcount(black | white), PHASE_PIECES)
+    blend = opening * pieces + ending * (PHASE_PIECES - pieces)
+    # Rounded towards zero, so that turning the board round exactly negates the score.
+    score = blend // PHASE_PIECES if blend >= 0 else -(-blend // PHASE_PIECES)
+    if full and pieces <= HUNT_PIECES:
+        lead = popcount(black) - popcount(white)
+        if lead > 0 and black & kings:
+            score += _hunt(black & kings, white)
+        elif lead < 0 and white & kings:
+            score -= _hunt(white & kings, black)
     return score
+
+
+#: What ``evaluate`` passes as ``record``: read-only, so nothing is recorded during a search.
+NO_RECORD = np.zeros(0, dtype=np.float64)
+NO_RECORD.flags.writeable = False
 
 
 @njit(cache=True)
 def evaluate(own: int, opp: int, kings: int, black: bool, full: bool) -> int:
     """The position's value for the side to move (``own``)."""
     if black:
-        return evaluate_black(own, opp, kings, full)
-    return -evaluate_black(opp, own, kings, full)
+        return evaluate_black(own, opp, kings, True, full, NO_RECORD)
+    return -evaluate_black(opp, own, kings, False, full, NO_RECORD)

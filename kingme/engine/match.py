@@ -9,16 +9,23 @@ naming the opening and the colours, so a match is exactly repeatable.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import json
 import math
 import multiprocessing
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib import resources
+from pathlib import Path
+from typing import ClassVar
 
 from kingme.engine.levels import check_level
 from kingme.engine.player import choose_move, warm_up
 from kingme.game import Game, Setup
+from kingme.rules import KingmeError, Move
 
 
 def ballot_openings() -> list[tuple[str, list[str]]]:
@@ -33,10 +40,89 @@ def ballot_openings() -> list[tuple[str, list[str]]]:
 
 
 @dataclass(frozen=True)
+class Contestant:
+    """A computer player in a match: ``level`` of this kingme, or of the frozen copy of kingme
+    in the directory ``frozen`` (a folder holding an older ``kingme`` package, e.g. made by
+    ``git archive REV kingme | tar -x -C DIR``), searching ``nodes`` nodes a move instead of the
+    level's budget when given. Written ``LEVEL[@DIR]`` on the command line."""
+
+    level: str
+    nodes: int | None = None
+    frozen: str | None = None
+
+    def __str__(self) -> str:
+        return self.level if self.frozen is None else f"{self.level}@{self.frozen}"
+
+    def choose(self, game: Game) -> Move:
+        """This contestant's move in ``game``."""
+        if self.frozen is None:
+            return choose_move(game, self.level, self.nodes)
+        return FrozenEngine.of(self.frozen).choose(game, self.level, self.nodes)
+
+
+#: Runs in a process of its own with the frozen copy first on ``sys.path``: reads one request
+#: (JSON) a line, answers the frozen engine's move a line. Only APIs every kingme version has.
+_FROZEN_PROGRAM = """
+import dataclasses, json, sys
+sys.path.insert(0, sys.argv[1])
+import kingme
+if not kingme.__file__.startswith(sys.argv[1]):
+    sys.exit(f"{sys.argv[1]} holds no kingme package")
+from kingme.engine import levels
+from kingme.engine.player import choose_move
+from kingme.game import Game, Setup
+from kingme.rules import KingmeError, Move
+for line in sys.stdin:
+    ask = json.loads(line)
+    plan = levels.PLANS[ask["level"]]
+    if ask["nodes"]:
+        levels.PLANS[ask["level"]] = dataclasses.replace(plan, nodes=ask["nodes"])
+    game = Game(Setup(ask["variant"], seed=ask["seed"]), ask["moves"])
+    print(str(choose_move(game, ask["level"])), flush=True)
+    levels.PLANS[ask["level"]] = plan
+"""
+
+
+class FrozenEngine:
+    """A frozen copy of kingme answering moves from a child process (one per directory and
+    match worker, started on first use and ended with the worker)."""
+
+    _running: ClassVar[dict[str, FrozenEngine]] = {}
+
+    def __init__(self, directory: str) -> None:
+        if not (Path(directory) / "kingme" / "__init__.py").is_file():
+            raise KingmeError(f"{directory} holds no kingme package to play against")
+        self._process = subprocess.Popen(
+            [sys.executable, "-c", _FROZEN_PROGRAM, str(Path(directory).resolve())],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        atexit.register(self._process.kill)
+
+    @classmethod
+    def of(cls, directory: str) -> FrozenEngine:
+        if directory not in cls._running:
+            cls._running[directory] = cls(directory)
+        return cls._running[directory]
+
+    def choose(self, game: Game, level: str, nodes: int | None) -> Move:
+        ask = {"variant": game.setup.variant, "seed": game.setup.seed, "level": level, "nodes": nodes}
+        ask["moves"] = [str(move) for move in game.moves]
+        assert self._process.stdin is not None and self._process.stdout is not None
+        self._process.stdin.write(json.dumps(ask) + "\n")
+        self._process.stdin.flush()
+        answer = self._process.stdout.readline().strip()
+        if not answer:
+            raise KingmeError(f"the frozen engine stopped (exit status {self._process.wait()})")
+        return game.board.parse_move(answer)
+
+
+@dataclass(frozen=True)
 class GameTask:
     opening: tuple[str, ...]
-    black: str
-    white: str
+    black: Contestant
+    white: Contestant
     seed: str
     variant: str = "american"
 
@@ -45,7 +131,7 @@ def play_game(task: GameTask) -> str | None:
     """Play one game to its end under the rules; the winning colour, or ``None`` for a draw."""
     game = Game(Setup(task.variant, seed=task.seed), list(task.opening))
     while not game.is_over:
-        game.push(choose_move(game, task.black if game.turn == "black" else task.white))
+        game.push((task.black if game.turn == "black" else task.white).choose(game))
     return game.result.winner  # type: ignore[union-attr]
 
 
@@ -102,24 +188,25 @@ class MatchResult:
         return "not measurable: one side took every point"
 
 
-def _tasks(a: str, b: str, openings: int, variant: str) -> Iterator[GameTask]:
+def _tasks(a: Contestant, b: Contestant, openings: int, variant: str) -> Iterator[GameTask]:
     for number, moves in ballot_openings()[:openings]:
         yield GameTask(tuple(moves), a, b, f"ballot-{number}-a-black", variant)
         yield GameTask(tuple(moves), b, a, f"ballot-{number}-b-black", variant)
 
 
 def run_match(
-    a: str,
-    b: str,
+    a: str | Contestant,
+    b: str | Contestant,
     openings: int,
     workers: int = 2,
     variant: str = "american",
     progress: Callable[[str], None] | None = None,
 ) -> MatchResult:
-    """Play ``openings`` ballots twice each (colours reversed) between levels ``a`` and ``b``;
-    ``progress`` is told about each game as it ends."""
-    check_level(a)
-    check_level(b)
+    """Play ``openings`` ballots twice each (colours reversed) between ``a`` and ``b`` (levels
+    or contestants); ``progress`` is told about each game as it ends."""
+    a, b = (side if isinstance(side, Contestant) else Contestant(side) for side in (a, b))
+    check_level(a.level)
+    check_level(b.level)
     tasks = list(_tasks(a, b, openings, variant))
     winners: list[str | None] = []
     with contextlib.ExitStack() as stack:
@@ -137,4 +224,4 @@ def run_match(
     a_colours = ["black" if i % 2 == 0 else "white" for i in range(len(tasks))]
     wins = sum(1 for colour, winner in zip(a_colours, winners, strict=True) if winner == colour)
     draws = winners.count(None)
-    return MatchResult(a, b, wins, draws, len(tasks) - wins - draws)
+    return MatchResult(str(a), str(b), wins, draws, len(tasks) - wins - draws)

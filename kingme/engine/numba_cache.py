@@ -21,11 +21,14 @@ import tempfile
 from pathlib import Path
 
 _HERE = Path(__file__).resolve().parent
-#: The modules holding ``@njit`` code; a change to any of them selects a fresh cache.
+#: The modules holding ``@njit`` code, and the data compiled into it; a change to any of them
+#: selects a fresh cache.
 COMPILED_SOURCES = (
     _HERE / "bitops.py",
     _HERE / "movegen.py",
     _HERE / "evaluation.py",
+    _HERE / "data" / "evaluation_weights.json",  # read into the compiled evaluation as constants
+    _HERE / "tuning.py",
     _HERE / "search.py",
     _HERE / "endgame.py",
     _HERE / "egdb" / "index.py",

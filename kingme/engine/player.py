@@ -8,6 +8,8 @@ any process on any machine — after an undo too.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from kingme.engine.analysis import SearchResult, analyse, noise_codes
 from kingme.engine.levels import PLANS, Plan, check_level
 from kingme.engine.randomplay import pick_by_steps
@@ -32,18 +34,19 @@ def _noise(game: Game, plan: Plan, stream: SeededStream) -> dict[int, int]:
     return {code: stream.below(2 * amplitude + 1) - amplitude for code in noise_codes(game)}
 
 
-def think(game: Game, level: str) -> SearchResult:
+def think(game: Game, level: str, nodes: int | None = None) -> SearchResult:
     """The search behind ``choose_move`` for a searching level (not ``random``), with its
-    depth, score, nodes and principal variation."""
+    depth, score, nodes and principal variation; ``nodes`` replaces the level's node budget."""
     check_level(level)
     _check_playable(game)
-    plan = PLANS[level]
+    plan = PLANS[level] if nodes is None else replace(PLANS[level], nodes=nodes)
     noise = _noise(game, plan, game_stream(game, level))
     return analyse(game, plan.depth, plan.nodes, noise, plan.full_eval, plan.quiescence, plan.table_bits)
 
 
-def choose_move(game: Game, level: str) -> Move:
+def choose_move(game: Game, level: str, nodes: int | None = None) -> Move:
     """The move the computer at ``level`` plays in ``game``; the game is not changed.
+    ``nodes`` replaces the level's node budget (matches at a chosen budget use it).
 
     Raises ``KingmeError`` for an unknown level or a finished game.
     """
@@ -54,7 +57,7 @@ def choose_move(game: Game, level: str) -> Move:
         return pick_by_steps(moves, game_stream(game, level))
     if len(moves) == 1:
         return moves[0]  # nothing to think about
-    return think(game, level).move
+    return think(game, level, nodes).move
 
 
 def hint(game: Game) -> Move:

@@ -167,10 +167,10 @@ def _repeated(W: np.ndarray, key: int, position: int, quiet: int) -> bool:
 def negamax(
     own: int, opp: int, kings: int, black: bool, depth: int, alpha: int, beta: int, ply: int, quiet: int, W: np.ndarray
 ) -> int:
-    W[NODES_AT] += 1
-    if W[NODES_AT] >= W[BUDGET_AT]:
+    if W[NODES_AT] >= W[BUDGET_AT]:  # also stops a re-search begun by a caller that was aborted
         W[ABORT_AT] = 1
         return 0
+    W[NODES_AT] += 1
     key = position_key(own, opp, kings, black)
     position = W[GAME_KEYS_AT] + ply
     W[KEYS_AT + position] = key

@@ -139,7 +139,7 @@ def test_a_collection_file_with_a_repeated_id_or_bad_json_is_refused() -> None:
 
 def test_the_verifier_rejects_a_puzzle_with_two_solutions() -> None:
     reason = check_puzzle(TWO_SOLUTIONS, QUICK_DEPTH)
-    assert reason is not None and "second solution" in reason and "3-7" in reason
+    assert reason is not None and "second solution" in reason
 
 
 def test_the_verifier_rejects_a_move_that_does_not_win() -> None:

@@ -24,6 +24,7 @@ def test_every_module_with_compiled_code_selects_the_cache() -> None:
     package = Path(kingme.__file__).parent
     compiled = {path for path in package.rglob("*.py") if re.search(r"^from numba", path.read_text(), re.MULTILINE)}
     compiled.add(package / "rules" / "bitboard.py")  # compiled by movegen, not by itself
+    compiled.add(package / "engine" / "data" / "evaluation_weights.json")  # constants of the evaluation
     assert compiled == set(numba_cache.COMPILED_SOURCES)
 
 

@@ -1,0 +1,206 @@
+"""Fast engine-against-engine games that record positions for tuning the evaluation.
+
+The data recipe behind ``kingme tune`` (see ``kingme.engine.tuning``): game ``i`` starts from
+3-move ballot ``i % 157``; for its first ``NOISY_PLIES`` plies every root move's score gets a
+random offset of up to ``NOISE`` hundredths of a man (drawn from a generator seeded by ``i``, so a
+game is a pure function of its index and the engine), after that it plays its best move at
+``nodes`` nodes a move. Every position is recorded with the game's result from Black's view, so
+a position is labelled by how the game it came from ended — the label Cake's and Kingsrow's
+learned evaluations were fitted to.
+
+Games are played on bitboards straight through the compiled core (no ``Game`` objects), with
+the rules' own draw conditions: a loss for the side without a move, a draw at the third
+occurrence of a position with the same side to move, and at 80 quiet king plies. A game still
+going after ``MAX_PLIES`` plies is a draw. Positions are appended to a file in batches of whole
+games with a header line per batch, so an interrupted run loses at most one batch and resumes
+after the last complete one.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from kingme.engine import search as core
+from kingme.engine.match import ballot_openings
+from kingme.engine.movegen import MOVE_SIZE, moves_base
+from kingme.game import Game
+
+#: Plies with root noise at the start of a game: enough to spread games over many middlegames.
+NOISY_PLIES = 16
+#: Root noise in hundredths of a man: confuses moves of near-equal value, rarely drops a man.
+NOISE = 15
+#: A game this long is called a draw (real games between equal engines rarely pass 150 plies).
+MAX_PLIES = 220
+#: Transposition table of 2**16 entries: plenty at a few tens of thousands of nodes a move.
+TABLE_BITS = 16
+
+
+@dataclass(frozen=True)
+class Position:
+    """One recorded position: Black's, White's and the kings' bits, the side to move, and the
+    result of its game for Black (1 win, 0.5 draw, 0 loss)."""
+
+    black: int
+    white: int
+    kings: int
+    black_to_move: bool
+    result: float
+
+
+def _start(index: int) -> tuple[int, int, int, bool]:
+    _, moves = ballot_openings()[index % len(ballot_openings())]
+    board = Game(moves=moves).board
+    return board.black, board.white, board.kings, board.black_to_move
+
+
+def _best_move(
+    own: int, opp: int, kings: int, black: bool, quiet: int, keys: list[int], nodes: int, noise: dict[int, int]
+) -> tuple[int, int, int, int]:
+    """(from bit, to bit, captured bits, score) of the engine's choice, searched by iterative
+    deepening within ``nodes``."""
+    work = core.new_work(TABLE_BITS)
+    work[core.BUDGET_AT] = nodes
+    work[core.COMPULSORY_AT] = 1
+    work[core.FULL_EVAL_AT] = 1
+    work[core.QUIESCENCE_AT] = 1
+    recent = keys[-core.MAX_GAME_KEYS :]
+    work[core.KEYS_AT : core.KEYS_AT + len(recent)] = recent
+    work[core.GAME_KEYS_AT] = len(recent)
+    for code, offset in noise.items():
+        work[core.NOISE_AT + code] = offset
+    best = (0, 0, 0, 0)
+    for depth in range(1, 64):
+        work[core.BEST_AT] = 0
+        value = int(core.negamax(own, opp, kings, black, depth, -core.INFINITY, core.INFINITY, 0, quiet, work))
+        if work[core.BEST_AT]:
+            origin, target, captured = (int(v) for v in work[core.BEST_AT : core.BEST_AT + 3])
+            best = (origin, target, captured, value if not work[core.ABORT_AT] else best[3])
+        if work[core.ABORT_AT] or abs(value) > core.MATE_BOUND:
+            break
+    return best
+
+
+def play_game(index: int, nodes: int) -> list[Position]:
+    """Game ``index`` of the recipe at ``nodes`` nodes a move; every position of it, labelled."""
+    rng = np.random.default_rng(index)
+    black_bits, white_bits, kings, black = _start(index)
+    own, opp = (black_bits, white_bits) if black else (white_bits, black_bits)
+    buffer = core.new_work(0)
+    seen: list[tuple[int, int, int, bool]] = []
+    keys: list[int] = []  # since the last capture or man move
+    quiet = 0
+    result = 0.5
+    for ply in range(MAX_PLIES):
+        key = int(core.position_key(own, opp, kings, black))
+        if keys.count(key) >= 2:
+            break  # third occurrence: draw
+        n = int(core.generate(own, opp, kings, black, True, buffer, moves_base(0)))
+        if n == 0:
+            result = 0.0 if black else 1.0
+            break
+        if quiet >= core.NO_PROGRESS:
+            break
+        seen.append((own, opp, kings, black))
+        noise: dict[int, int] = {}
+        if ply < NOISY_PLIES and n > 1:
+            for i in range(n):
+                m = moves_base(0) + i * MOVE_SIZE
+                code = int(core.move_code(buffer[m], buffer[m + 1]))
+                noise[code] = int(rng.integers(-NOISE, NOISE + 1))
+        if n == 1:
+            m = moves_base(0)
+            origin, target, captured = (int(v) for v in buffer[m : m + 3])
+        else:
+            origin, target, captured, _ = _best_move(own, opp, kings, black, quiet, [*keys, key], nodes, noise)
+        keys.append(key)
+        if captured or not kings & origin:
+            keys.clear()
+            quiet = 0
+        else:
+            quiet += 1
+        own, opp, kings = (int(v) for v in core.play(own, opp, kings, black, origin, target, captured))
+        black = not black
+    positions = []
+    for own_bits, opp_bits, king_bits, black_to_move in seen:
+        b, w = (own_bits, opp_bits) if black_to_move else (opp_bits, own_bits)
+        positions.append(Position(b, w, king_bits, black_to_move, result))
+    return positions
+
+
+def _batches_done(path: Path) -> int:
+    """Whole batches in ``path``: a batch is a header line ``# batch N`` followed by its rows and
+    closed by ``# end N``; anything after the last ``# end`` is an interrupted batch."""
+    if not path.exists():
+        return 0
+    done = 0
+    with path.open() as rows:
+        for line in rows:
+            if line.startswith("# end "):
+                done = int(line.split()[2]) + 1
+    return done
+
+
+def _truncate_after_last_batch(path: Path) -> None:
+    if not path.exists():
+        return
+    text = path.read_text()
+    cut = text.rfind("# end ")
+    keep = 0 if cut < 0 else text.index("\n", cut) + 1
+    if keep != len(text):
+        path.write_text(text[:keep])
+
+
+def generate(
+    path: Path,
+    games: int,
+    nodes: int,
+    batch: int = 20,
+    worker: int = 0,
+    workers: int = 1,
+    progress: Callable[[str], None] | None = None,
+) -> int:
+    """Append games to ``path`` until it holds ``games`` games' worth of batches of ``batch``;
+    with ``workers`` > 1 this process plays the batches ``b`` with ``b % workers == worker``
+    (each worker writes its own file). Returns the batches written by this call.
+
+    A row is ``black white kings side result`` (hex bits, ``b``/``w``, result for Black)."""
+    _truncate_after_last_batch(path)
+    start = _batches_done(path)
+    total = (games + batch - 1) // batch
+    written = 0
+    with path.open("a") as out:
+        for number in range(start, total):
+            if number % workers != worker:
+                # each worker's file counts only its own batches; skip the others' numbers
+                continue
+            rows = [f"# batch {number}"]
+            for index in range(number * batch, (number + 1) * batch):
+                for p in play_game(index, nodes):
+                    rows.append(f"{p.black:x} {p.white:x} {p.kings:x} {'b' if p.black_to_move else 'w'} {p.result}")
+            rows.append(f"# end {number}")
+            out.write("\n".join(rows) + "\n")
+            out.flush()
+            os.fsync(out.fileno())
+            written += 1
+            if progress:
+                progress(f"batch {number + 1}/{total} ({(number + 1) * batch} games)")
+    return written
+
+
+def read_batches(paths: list[Path]) -> Iterator[tuple[int, list[Position]]]:
+    """(batch number, its positions) for every complete batch in ``paths``."""
+    for path in paths:
+        number, positions = -1, []
+        for line in path.read_text().splitlines():
+            if line.startswith("# batch "):
+                number, positions = int(line.split()[2]), []
+            elif line.startswith("# end "):
+                yield number, positions
+            elif line:
+                b, w, k, side, result = line.split()
+                positions.append(Position(int(b, 16), int(w, 16), int(k, 16), side == "b", float(result)))

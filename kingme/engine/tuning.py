@@ -1,0 +1,211 @@
+"""Fitting the evaluation's weights to the results of engine games (``kingme tune fit``).
+
+The method is logistic regression ("Texel tuning"), as Cake's and Kingsrow's learned
+evaluations were made: a position's features (``evaluation.evaluate_black`` records them), each
+split into an opening and an ending part by the number of pieces left, predict the result of
+the game it came from (Black's score: 1, ½ or 0) through ``sigmoid(weights · features)``. The
+weights minimise the cross-entropy plus an L2 penalty that keeps rare patterns near zero.
+
+Only quiet positions are used (the side to move has no capture): those are where the search
+calls the evaluation. Positions of every tenth batch of games are held out, and the fit reports
+the held-out loss, so over-fitting shows. The fitted weights are in logits; they are scaled so
+that a man in the opening is worth 100 (what the search and the levels' noise expect) and
+written to ``data/evaluation_weights.json``.
+
+Data: ``kingme.engine.selfplay`` (``kingme tune selfplay``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from kingme.engine import evaluation as ev
+from kingme.engine.bitops import popcount
+from kingme.engine.movegen import capturers
+from kingme.engine.selfplay import read_batches
+
+#: L2 penalty per weight (in logits², per position): strong enough that a pattern seen a few
+#: hundred times stays small, weak enough not to bend material and the common patterns.
+L2 = 1e-6
+#: Adam's step size and number of full passes over the data.
+LEARNING_RATE = 0.02
+EPOCHS = 400
+#: One batch of games in ``HOLD_OUT`` is held out to measure the fit.
+HOLD_OUT = 10
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """Sparse features (CSR rows over ``2 * FEATURE_COUNT`` columns: opening then ending part)
+    and the labels, Black's result."""
+
+    indptr: np.ndarray
+    indices: np.ndarray
+    values: np.ndarray
+    labels: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+
+@njit(cache=True)
+def _quiet(black: int, white: int, kings: int, black_to_move: bool) -> bool:
+    own, opp = (black, white) if black_to_move else (white, black)
+    return capturers(own, opp, kings, black_to_move) == 0
+
+
+@njit(cache=True)
+def _rows(
+    black: np.ndarray, white: np.ndarray, kings: np.ndarray, to_move: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    n = black.shape[0]
+    count = ev.FEATURE_COUNT
+    record = np.zeros(count, dtype=np.float64)
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    capacity = n * 200 + 1024
+    indices = np.empty(capacity, dtype=np.int32)
+    values = np.empty(capacity, dtype=np.float32)
+    kept = np.zeros(n, dtype=np.bool_)
+    at = 0
+    for i in range(n):
+        if not _quiet(black[i], white[i], kings[i], to_move[i]):
+            indptr[i + 1] = at
+            continue
+        kept[i] = True
+        ev.evaluate_black(black[i], white[i], kings[i], to_move[i], True, record)
+        opening = min(popcount(black[i] | white[i]), ev.PHASE_PIECES) / ev.PHASE_PIECES
+        for j in range(count):
+            value = record[j]
+            if value != 0.0:
+                if at + 2 > capacity:
+                    capacity *= 2
+                    indices = np.concatenate((indices, np.empty(capacity - indices.shape[0], dtype=np.int32)))
+                    values = np.concatenate((values, np.empty(capacity - values.shape[0], dtype=np.float32)))
+                indices[at], values[at] = j, value * opening
+                indices[at + 1], values[at + 1] = count + j, value * (1.0 - opening)
+                at += 2
+                record[j] = 0.0
+        indptr[i + 1] = at
+    return indptr, indices[:at], values[:at], kept
+
+
+def build(paths: list[Path]) -> tuple[Dataset, Dataset]:
+    """The training and held-out sets from the self-play files."""
+    sets: list[tuple[list[int], list[int], list[int], list[bool], list[float]]] = [
+        ([], [], [], [], []),
+        ([], [], [], [], []),
+    ]
+    for batch, positions in read_batches(paths):
+        target = sets[1 if batch % HOLD_OUT == HOLD_OUT - 1 else 0]
+        for p in positions:
+            target[0].append(p.black)
+            target[1].append(p.white)
+            target[2].append(p.kings)
+            target[3].append(p.black_to_move)
+            target[4].append(p.result)
+    out = []
+    for black, white, kings, to_move, results in sets:
+        indptr, indices, values, kept = _rows(
+            np.array(black, dtype=np.int64),
+            np.array(white, dtype=np.int64),
+            np.array(kings, dtype=np.int64),
+            np.array(to_move, dtype=np.bool_),
+        )
+        labels = np.array(results, dtype=np.float64)
+        # Drop the rows of positions that were not quiet (they are empty).
+        starts, ends = indptr[:-1][kept], indptr[1:][kept]
+        lengths = ends - starts
+        new_indptr = np.concatenate(([0], np.cumsum(lengths)))
+        out.append(Dataset(new_indptr, indices, values, labels[kept]))
+    return out[0], out[1]
+
+
+@njit(cache=True)
+def _gradient(
+    theta: np.ndarray, indptr: np.ndarray, indices: np.ndarray, values: np.ndarray, labels: np.ndarray
+) -> tuple[np.ndarray, float]:
+    grad = np.zeros_like(theta)
+    loss = 0.0
+    n = labels.shape[0]
+    for i in range(n):
+        score = 0.0
+        for k in range(indptr[i], indptr[i + 1]):
+            score += theta[indices[k]] * values[k]
+        p = 1.0 / (1.0 + math.exp(-score))
+        y = labels[i]
+        loss -= y * math.log(max(p, 1e-12)) + (1.0 - y) * math.log(max(1.0 - p, 1e-12))
+        g = p - y
+        for k in range(indptr[i], indptr[i + 1]):
+            grad[indices[k]] += g * values[k]
+    return grad / n, loss / n
+
+
+def _penalised(theta: np.ndarray) -> np.ndarray:
+    """Which weights the L2 penalty applies to: all but material."""
+    mask = np.ones_like(theta)
+    for at in (ev.MAN_AT, ev.KING_AT):
+        mask[at] = mask[ev.FEATURE_COUNT + at] = 0.0
+    return mask
+
+
+def fit(
+    train: Dataset,
+    held_out: Dataset,
+    epochs: int = EPOCHS,
+    progress: Callable[[str], None] | None = None,
+    l2: float = L2,
+) -> tuple[np.ndarray, float, float]:
+    """Adam on the full training set; the logit weights and the final training and held-out
+    losses."""
+    theta = np.zeros(2 * ev.FEATURE_COUNT)
+    mask = _penalised(theta)
+    m, v = np.zeros_like(theta), np.zeros_like(theta)
+    beta1, beta2 = 0.9, 0.999
+    loss = held = math.nan
+    for step in range(1, epochs + 1):
+        grad, loss = _gradient(theta, train.indptr, train.indices, train.values, train.labels)
+        grad += 2 * l2 * mask * theta
+        m = beta1 * m + (1 - beta1) * grad
+        v = beta2 * v + (1 - beta2) * grad * grad
+        theta -= LEARNING_RATE * (m / (1 - beta1**step)) / (np.sqrt(v / (1 - beta2**step)) + 1e-9)
+        if progress and (step % 25 == 0 or step == epochs):
+            _, held = _gradient(theta, held_out.indptr, held_out.indices, held_out.values, held_out.labels)
+            progress(f"epoch {step}/{epochs}: training loss {loss:.5f}, held-out loss {held:.5f}")
+    _, held = _gradient(theta, held_out.indptr, held_out.indices, held_out.values, held_out.labels)
+    return theta, loss, held
+
+
+def baseline_loss(data: Dataset) -> float:
+    """The loss of always predicting the average result: what the features must beat."""
+    mean = float(np.clip(data.labels.mean(), 1e-6, 1 - 1e-6))
+    y = data.labels
+    return float(-(y * math.log(mean) + (1 - y) * math.log(1 - mean)).mean())
+
+
+def to_hundredths(theta: np.ndarray) -> np.ndarray:
+    """The logit weights scaled so that a man in the middle of the board, in the opening, is
+    worth 100; a (2, FEATURE_COUNT) int64 table."""
+    table = theta.reshape(2, ev.FEATURE_COUNT)
+    middle = [ev.MAN_SQUARE_AT + s for s in range(8, 24)]
+    man = table[0, ev.MAN_AT] + table[0, middle].mean()
+    return np.rint(table * (100.0 / man)).astype(np.int64)
+
+
+def write_weights(table: np.ndarray, path: Path, note: str) -> None:
+    """Write ``table`` as the named weights file ``evaluation.py`` loads."""
+    weights = {
+        name: {
+            "opening": [int(x) for x in table[0, ev.OFFSET[name] : ev.OFFSET[name] + size]],
+            "ending": [int(x) for x in table[1, ev.OFFSET[name] : ev.OFFSET[name] + size]],
+        }
+        for name, size in ev.FEATURES
+    }
+    text = json.dumps({"note": note, "weights": weights}, separators=(",", ":"))
+    path.write_text(text.replace('},"', '},\n"') + "\n")

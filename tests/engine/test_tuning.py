@@ -1,0 +1,81 @@
+"""Tuning the evaluation: self-play data that resumes, features that are the evaluation, a fit
+that learns from results."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+
+from kingme.engine import evaluation as ev
+from kingme.engine import selfplay, tuning
+from kingme.engine.selfplay import Position
+from tests.engine.random_positions import random_board
+
+
+def test_a_self_play_game_is_a_pure_function_of_its_index() -> None:
+    first = selfplay.play_game(3, nodes=300)
+    assert first == selfplay.play_game(3, nodes=300)
+    assert first != selfplay.play_game(4, nodes=300)
+    assert {p.result for p in first} <= {0.0, 0.5, 1.0} and len({p.result for p in first}) == 1
+
+
+def test_self_play_resumes_after_its_last_complete_batch(tmp_path: Path) -> None:
+    path = tmp_path / "games-0.txt"
+    assert selfplay.generate(path, games=2, nodes=200, batch=1) == 2
+    whole = path.read_text()
+    path.write_text(whole + "# batch 2\n1 2 0 b 0.5\n")  # a batch cut off by a crash
+    assert selfplay.generate(path, games=3, nodes=200, batch=1) == 1
+    batches = list(selfplay.read_batches([path]))
+    assert [number for number, _ in batches] == [0, 1, 2]
+    assert path.read_text().startswith(whole)
+
+
+def test_the_recorded_features_weighted_and_blended_are_the_evaluation() -> None:
+    rng = random.Random("features")
+    for _ in range(300):
+        board = random_board(rng, "american")
+        record = np.zeros(ev.FEATURE_COUNT)
+        score = ev.evaluate_black(board.black, board.white, board.kings, board.black_to_move, True, record)
+        pieces = min(bin(board.black | board.white).count("1"), ev.PHASE_PIECES)
+        opening, ending = ev.WEIGHTS @ record
+        blend = opening * pieces + ending * (ev.PHASE_PIECES - pieces)
+        blended = int(blend / ev.PHASE_PIECES)  # towards zero
+        if pieces > ev.HUNT_PIECES:  # the hand-set hunting terms are not features
+            assert score == blended, board.fen()
+
+
+def test_the_fit_learns_that_the_side_with_more_men_wins(tmp_path: Path) -> None:
+    rng = random.Random("fit")
+    rows = []
+    for number in range(20):
+        rows.append(f"# batch {number}")
+        for _ in range(40):
+            board = random_board(rng, "american")
+            black, white = bin(board.black & ~board.kings).count("1"), bin(board.white & ~board.kings).count("1")
+            result = 1.0 if black > white else 0.0 if black < white else 0.5
+            side = "b" if board.black_to_move else "w"
+            rows.append(f"{board.black:x} {board.white:x} {board.kings:x} {side} {result}")
+        rows.append(f"# end {number}")
+    (tmp_path / "games-0.txt").write_text("\n".join(rows) + "\n")
+    train, held_out = tuning.build([tmp_path / "games-0.txt"])
+    assert len(held_out) and len(train) > 5 * len(held_out)
+    theta, _, held = tuning.fit(train, held_out, epochs=150)
+    assert held < tuning.baseline_loss(held_out)
+    table = tuning.to_hundredths(theta)
+    assert table[0, ev.MAN_AT] > 0
+
+
+def test_written_weights_have_every_named_group(tmp_path: Path) -> None:
+    table = np.arange(2 * ev.FEATURE_COUNT, dtype=np.int64).reshape(2, ev.FEATURE_COUNT)
+    tuning.write_weights(table, tmp_path / "w.json", "test")
+
+    weights = json.loads((tmp_path / "w.json").read_text())["weights"]
+    assert [name for name, _ in ev.FEATURES] == list(weights)
+    assert weights["turn"] == {"opening": [ev.TURN_AT], "ending": [ev.FEATURE_COUNT + ev.TURN_AT]}
+
+
+def test_positions_are_values() -> None:
+    assert Position(1, 2, 0, True, 0.5) == Position(1, 2, 0, True, 0.5)
