@@ -53,7 +53,14 @@ class Play:
     def square(self, n: int) -> object:
         return self.page.locator(f'#board [data-square="{n}"]')
 
+    def open_setup(self) -> None:
+        """Show the match setup (it is shown before the first game, and on New game after)."""
+        if not self.hook("start").is_visible():
+            self.hook("new-game").click()
+        expect(self.hook("start")).to_be_visible()
+
     def start(self, **choices: str) -> None:
+        self.open_setup()
         for name, value in choices.items():
             if name == "seed":
                 self.hook("seed").fill(value)

@@ -46,6 +46,13 @@ def screenshot(page: Any, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
+def start_a_normal_game(page: Any) -> None:
+    """Open the match setup (New game) and start the game it shows."""
+    page.get_by_test_id("new-game").click()
+    page.get_by_test_id("start").click()
+    expect(page.get_by_test_id("start")).to_be_hidden()
+
+
 def open_daily_game(page: Any) -> None:
     page.get_by_test_id("daily-game").click()
     expect(page.locator("html")).to_have_attribute("data-daily", "on")
@@ -67,9 +74,11 @@ def test_the_daily_game_keeps_its_level_and_is_played_once_across_reloads_and_le
     expect(page.locator("#modes .is-active")).to_have_attribute("data-mode", "daily-game")
     play_path(page, (11, 15))
     expect(page.locator("[data-testid=history] li")).to_have_count(2)
+    page.get_by_test_id("new-game").click()
     expect(page.get_by_test_id("level")).to_be_disabled()
     expect(page.get_by_test_id("level")).to_have_value("club")
     expect(page.locator("#level-note")).to_contain_text("always played against Club")
+    page.get_by_test_id("setup-cancel").click()
     expect(page.get_by_test_id("restart")).to_be_hidden()
     page.reload()
     page.wait_for_selector("html[data-ready=true]")
@@ -82,6 +91,7 @@ def test_the_daily_game_keeps_its_level_and_is_played_once_across_reloads_and_le
     page.get_by_test_id("confirm").click()
     expect(page.get_by_test_id("result")).to_be_visible()
     expect(page.get_by_test_id("replay-same-seed")).to_be_hidden()
+    page.get_by_test_id("new-game").click()
     expect(page.get_by_test_id("level")).to_be_enabled()
     page.get_by_test_id("level").select_option("random")
     expect(page.locator("[data-testid=history] li")).to_have_count(2)
@@ -103,7 +113,7 @@ def test_an_unfinished_daily_game_resumes_after_a_reload(page: Any) -> None:
     play_path(page, (11, 15))
     expect(page.locator("[data-testid=history] li")).to_have_count(2)
     moves = stored(page, "match")["record"]["moves"]
-    page.get_by_test_id("start").click()  # a normal game in between
+    start_a_normal_game(page)  # a normal game in between
     expect(page.locator("html")).to_have_attribute("data-daily", "off")
     page.reload()
     page.wait_for_selector("html[data-ready=true]")
@@ -129,7 +139,7 @@ def test_a_loss_ends_the_streak_and_the_day_is_played_once(page: Any) -> None:
     screenshot(page, "daily-game-played")
     page.reload()
     page.wait_for_selector("html[data-ready=true]")
-    page.get_by_test_id("start").click()  # a normal game; the daily cannot be started again
+    start_a_normal_game(page)  # the daily cannot be started again
     expect(page.locator("html")).to_have_attribute("data-daily", "off")
     page.get_by_test_id("daily-game").click()
     expect(page.get_by_test_id("daily-done")).to_contain_text("Already played today")
@@ -160,6 +170,7 @@ def test_the_daily_puzzle_tells_a_wrong_move_and_is_solved_with_the_defenders_re
     expect(page.locator("#puzzle-title")).to_have_text("Seeing is believing")
     expect(page.get_by_test_id("puzzle-streak")).to_have_text("6")
     board = page.locator("#puzzle-board")
+    expect(board.locator(".sq-number")).to_have_count(32)  # the solution is told in square numbers
     board.locator('[data-square="22"]').click()
     board.locator('[data-square="18"]').click()
     expect(page.get_by_test_id("puzzle-feedback")).to_contain_text("22-18 is not the solution")

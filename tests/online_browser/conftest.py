@@ -21,7 +21,7 @@ class Player(Play):
         """Start a room from the setup form; the invite link it shows."""
         self.start(opponent="online", side=side, rules=rules)
         link = self.hook("invite-link")
-        expect(link).to_have_value(re.compile(rf"^{re.escape(self.url)}/\?room=[A-Za-z0-9_-]{{16,64}}$"))
+        expect(link).to_have_value(re.compile(rf"^{re.escape(self.url)}/room/[A-Za-z0-9_-]{{16,64}}$"))
         return link.input_value()
 
     def open_link(self, link: str) -> None:

@@ -26,6 +26,9 @@ def test_a_friend_joins_by_the_invite_link_and_moves_reach_both_players_and_a_sp
     expect(host.hook("spectators")).to_have_text("1")
     expect(watcher.page.locator("#board [data-movable=true]")).to_have_count(0)
     expect(watcher.hook("undo-request")).to_be_hidden()
+    expect(watcher.hook("resign")).to_be_hidden()
+    expect(watcher.hook("score")).to_have_text("Player 1 0 · Player 2 0 · Draws 0")
+    expect(host.hook("resign")).to_be_visible()
 
     host.move()
     friend.wait_for_history(1)
@@ -97,7 +100,7 @@ def test_an_undo_request_is_declined_then_accepted_and_a_draw_offer_is_declined_
     for player in (host, friend):
         expect(player.hook("result")).to_have_text("Draw")
         expect(player.hook("result-reason")).to_have_text("The players agreed to a draw.")
-        expect(player.hook("score")).to_have_text("Red 0 · White 0 · Draws 1")
+        expect(player.hook("score")).to_have_text("You 0 · Friend 0 · Draws 1")
 
 
 def test_resign_asks_once_more_and_play_again_switches_sides_and_carries_the_score(players):
@@ -113,7 +116,8 @@ def test_resign_asks_once_more_and_play_again_switches_sides_and_carries_the_sco
     for player in (host, friend):
         expect(player.hook("result")).to_have_text("White wins")
         expect(player.hook("result-reason")).to_have_text("Red resigned.")
-        expect(player.hook("score")).to_have_text("Red 0 · White 1 · Draws 0")
+    expect(host.hook("score")).to_have_text("You 0 · Friend 1 · Draws 0")
+    expect(friend.hook("score")).to_have_text("You 1 · Friend 0 · Draws 0")
     host.hook("play-again").click()
     expect(host.hook("play-again")).to_be_disabled()
     expect(friend.hook("online-notice")).to_have_text("Red wants to play again.")
@@ -122,10 +126,10 @@ def test_resign_asks_once_more_and_play_again_switches_sides_and_carries_the_sco
     for player in (host, friend):
         expect(player.hook("result")).to_be_hidden()
         player.wait_for_history(0)
-    # The friend, who won with White, now has Red and moves first: the win is Red's column now.
+    # The friend, who won with White, now has Red and moves first: the score stays with the players.
     expect(friend.hook("online-role")).to_have_text("You play Red.")
-    for player in (host, friend):
-        expect(player.hook("score")).to_have_text("Red 1 · White 0 · Draws 0")
+    expect(host.hook("score")).to_have_text("You 0 · Friend 1 · Draws 0")
+    expect(friend.hook("score")).to_have_text("You 1 · Friend 0 · Draws 0")
     friend.move()
     host.wait_for_history(1)
 
@@ -135,12 +139,12 @@ def test_resign_asks_once_more_and_play_again_switches_sides_and_carries_the_sco
     friend.hook("play-again").click()
     host.wait_for_history(0)
     expect(host.hook("online-role")).to_have_text("You play White.")
-    expect(host.hook("score")).to_have_text("Red 1 · White 1 · Draws 0")
+    expect(host.hook("score")).to_have_text("You 1 · Friend 1 · Draws 0")
 
 
 def test_an_unknown_or_expired_room_link_says_so_plainly(players):
     visitor = players()
-    visitor.open_link(f"{visitor.url}/?room=no-such-room-0123456789")
+    visitor.open_link(f"{visitor.url}/room/no-such-room-0123456789")
     expect(visitor.hook("error")).to_have_text(re.compile("This game link is unknown"))
     expect(visitor.hook("invite-link")).to_be_hidden()
     expect(visitor.hook("status")).to_have_text("Choose your match, then select Start match.")
@@ -176,8 +180,12 @@ def test_the_room_looks_right_on_a_phone_and_a_desktop(players):
 def test_a_dropped_connection_reconnects_by_itself_and_catches_up_on_what_it_missed(players):
     host, friend = players(), players()
     sockets = []
+    held = []  # a reconnection kept waiting, to see the page say so
 
     def through(route: object) -> None:
+        if len(sockets) == 1 and not held:
+            held.append(route)
+            return
         route.connect_to_server()
         sockets.append(route)
 
@@ -189,8 +197,16 @@ def test_a_dropped_connection_reconnects_by_itself_and_catches_up_on_what_it_mis
     host.wait_for_history(2)
 
     sockets[-1].close(code=4000, reason="network trouble")
+    expect(friend.connected("white")).to_have_text("reconnecting…")
+    expect(friend.connected("white")).to_have_attribute("data-connected", "false")
+    for _ in range(600):  # the page tries again after a short back-off: wait for that attempt
+        if held:
+            break
+        friend.page.wait_for_timeout(25)  # lets Playwright run the route handler
+    held[0].close(code=4000, reason="still no network")
     host.move()
     friend.wait_for_history(3)
+    expect(friend.connected("white")).to_have_text("online")
     assert len(sockets) >= 2  # the page opened a new connection by itself
     assert friend.history() == host.history()
     friend.move()
@@ -239,7 +255,6 @@ def test_colour_names_follow_the_chosen_piece_theme(players):
     friend.page.keyboard.press("Escape")
     friend.open_link(host.create(side="white"))
     expect(friend.hook("online-role")).to_have_text("You play Black.")
-    expect(friend.hook("score")).to_have_text("Black 0 · White 0 · Draws 0")
     expect(host.hook("status")).to_have_text("Red to move. Waiting for your friend.")
 
 

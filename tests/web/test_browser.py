@@ -240,6 +240,7 @@ def test_changing_the_level_mid_game_asks_and_starts_a_new_game(play):
     play.start(opponent="computer", level="random")
     play.play_any_turn()
     play.wait_for_history(2)
+    play.open_setup()
     play.hook("level").select_option("club")
     play.hook("cancel").click()
     expect(play.hook("level")).to_have_value("random")

@@ -5,6 +5,7 @@
 const SVG = "http://www.w3.org/2000/svg";
 const CELL = 100;
 const STEP_MS = 150;
+const NUMBER_PX = 12;
 
 function el(name, attributes = {}, parent = null) {
   const node = document.createElementNS(SVG, name);
@@ -30,6 +31,14 @@ export class BoardView {
     this.blackAtBottom = true;
     this.focusIndex = null;
     this.build();
+    // Moves, hints and puzzles all name squares: their numbers stay readable (at least 12 px on
+    // the screen) however small the board is drawn.
+    new ResizeObserver(() => this.scaleNumbers()).observe(svg);
+  }
+
+  scaleNumbers() {
+    const width = this.svg.getBoundingClientRect().width;
+    if (width) this.svg.style.setProperty("--number-size", `${Math.max(16, (NUMBER_PX * 800) / width).toFixed(1)}px`);
   }
 
   build() {
@@ -141,20 +150,21 @@ export class BoardView {
     if (view.lastMove.includes(square)) el("rect", { width: CELL, height: CELL, class: "last-move" }, cell);
     if (view.hint.includes(square)) el("rect", { x: 4, y: 4, width: CELL - 8, height: CELL - 8, class: "hint-mark" }, cell);
     if (view.selected === square) el("rect", { width: CELL, height: CELL, class: "selected-square" }, cell);
-    if (view.numbers) {
-      const number = el("text", { x: 7, y: 19, class: "sq-number" }, cell);
-      number.textContent = String(square);
-    }
     if (target?.next) cell.setAttribute("data-target", "true");
     else cell.removeAttribute("data-target");
     if (target && view.marks) {
       el("circle", { cx: 50, cy: 50, r: target.next ? 20 : 17, class: target.next ? "target-dot" : "route-dot" }, cell);
-      if (target.numbers.length) {
-        const label = el("text", { x: 50, y: 60, class: "landing-number" }, cell);
-        label.textContent = target.numbers.join(",");
-      }
     }
     if (piece) this.drawPiece(cell, piece, { movable, capturable: capturable && view.marks, selected: view.selected === square });
+    // Numbers go over the pieces (a king's round trip lands where it started), outlined in black.
+    if (target?.numbers.length && view.marks) {
+      const label = el("text", { x: 50, y: 60, class: "landing-number" }, cell);
+      label.textContent = target.numbers.join(",");
+    }
+    if (view.numbers) {
+      const number = el("text", { x: 5, y: 5, class: "sq-number" }, cell);
+      number.textContent = String(square);
+    }
     el("rect", { x: 3, y: 3, width: CELL - 6, height: CELL - 6, rx: 6, class: "focus-ring" }, cell);
     const state = {
       piece, target, movable, capturable, selected: view.selected === square,
@@ -178,8 +188,10 @@ export class BoardView {
     el("circle", { cx: 50, cy: 50, r: 19, class: "piece-inner" }, group);
     if (piece.kind === "king") el("path", { d: CROWN, transform: "translate(50 51)", class: "crown" }, group);
     if (capturable) {
+      // A dark cross in a white outline shows on every piece colour, red ones included.
       const cross = el("g", { class: "capture-mark" }, group);
-      el("path", { d: "M30 30 L70 70 M70 30 L30 70" }, cross);
+      el("path", { d: "M30 30 L70 70 M70 30 L30 70", class: "capture-halo" }, cross);
+      el("path", { d: "M30 30 L70 70 M70 30 L30 70", class: "capture-core" }, cross);
     }
     return group;
   }

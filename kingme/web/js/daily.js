@@ -37,7 +37,11 @@ function sync() {
   const html = document.documentElement;
   const was = html.dataset.daily;
   html.dataset.daily = day ? "on" : "off";
-  if (html.dataset.daily !== was && html.dataset.mode === "play") showMode("play");
+  if (html.dataset.daily !== was && html.dataset.mode === "play") {
+    showMode("play");
+    // The board's game changed to or from the daily: the address says which (a room keeps its own).
+    if (html.dataset.online !== "on") window.history.replaceState(null, "", day ? "/daily" : "/");
+  }
   if (!day) return;
   const data = records();
   const player = game.config.side === "red" ? "black" : "white";
@@ -94,6 +98,7 @@ async function fetchToday() {
 }
 
 async function openDailyGame() {
+  navigate("/daily");
   showMode("play");
   try {
     const daily = await fetchToday();
@@ -137,6 +142,21 @@ function button(mode, testid, key) {
   return entry;
 }
 
+// Each view has its URL (/, /daily, /puzzle, /puzzle/ID), so a reload or Back shows it again.
+function navigate(path) {
+  if (window.location.pathname !== path) window.history.pushState(null, "", path);
+}
+
+// Show the view of the page's URL (at start and after Back or Forward).
+function follow() {
+  const puzzle = window.location.pathname.match(/^\/puzzle(?:\/([A-Za-z0-9_-]+))?\/?$/);
+  if (window.location.pathname === "/daily") openDailyGame();
+  else if (puzzle) {
+    showMode("daily-puzzle");
+    openPuzzle(puzzle[1] ? { id: puzzle[1] } : {});
+  } else showMode("play");
+}
+
 function showMode(mode) {
   document.documentElement.dataset.mode = mode;
   for (const entry of document.querySelectorAll("#modes .mode")) {
@@ -163,7 +183,7 @@ function buildPanel() {
       <textarea id="daily-share-text" data-testid="share-text" rows="4" readonly hidden></textarea>
       <p id="daily-share-note" class="card-note" role="status"></p>
     </div>`;
-  document.querySelector(".side").prepend(panel);
+  document.getElementById("moves-card").after(panel);
   panel.querySelector("#daily-share").addEventListener("click", share);
 }
 
@@ -174,18 +194,22 @@ function stylesheet() {
   document.head.appendChild(link);
 }
 
-// hooks: { api, colorName, current() -> {record, config, state} | null, onLoad(state, config), onError(error) }
+// hooks: { api, colorName, current() -> {record, config, state} | null, onLoad(state, config), onError(error),
+//          numbers() -> whether square numbers are shown }
 export function mountDailies(given) {
   hooks = given;
   stylesheet();
   const modes = document.getElementById("modes");
   modes.append(button("daily-game", "daily-game", "daily.entry"), button("daily-puzzle", "daily-puzzle", "daily.puzzleEntry"));
   buildPanel();
-  mountPuzzle(hooks);
+  mountPuzzle({ ...hooks, navigate });
   applyTo(document);
   modes.addEventListener("click", (event) => {
     const mode = event.target.closest?.(".mode")?.dataset.mode;
-    if (mode === "play") showMode("play");
+    if (mode === "play") {
+      showMode("play");
+      if (document.documentElement.dataset.online !== "on") navigate(document.documentElement.dataset.daily === "on" ? "/daily" : "/");
+    }
     else if (mode === "daily-game") openDailyGame();
     else if (mode === "daily-puzzle") {
       showMode("daily-puzzle");
@@ -199,6 +223,7 @@ export function mountDailies(given) {
   new MutationObserver(() => { renderPanel(); renderPuzzle(); })
     .observe(document.documentElement, { attributes: true, attributeFilter: ["lang"] });
   sync();
-  showMode("play");
+  follow();
+  window.addEventListener("popstate", follow);
   fetchToday().catch(hooks.onError);
 }

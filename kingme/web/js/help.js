@@ -1,9 +1,9 @@
-// The help dialog: how to play, the rules, strategy, controls and FAQ, all from the
-// translation files (lists and pairs), built with textContent only.
+// The help dialog: how to play, the rules, strategy, controls, online play, the daily game, the
+// puzzles and the FAQ, all from the translation files (lists and pairs), built with textContent only.
 
 import { entry, t } from "./i18n.js";
 
-const TABS = ["howto", "rules", "strategy", "controls", "faq"];
+const TABS = ["howto", "rules", "strategy", "controls", "online", "daily", "puzzle", "faq"];
 let chosen = "howto";
 
 function add(parent, tag, text, className) {
@@ -29,7 +29,7 @@ function fill(content, tab) {
     add(content, "p", t("help.endingsIntro"));
     list(content, "ol", entry("help.endings"));
   }
-  if (tab === "strategy") list(content, "ul", entry("help.strategy"));
+  if (["strategy", "online", "daily", "puzzle"].includes(tab)) list(content, "ul", entry(`help.${tab}`));
   if (tab === "controls") {
     add(content, "p", t("help.controlsIntro"));
     const table = add(content, "table", undefined, "keys");

@@ -36,6 +36,7 @@ let state = null;
 // ui: what the page is doing right now (not saved).
 const ui = {
   partial: [], hint: [], hintText: "", paused: false, thinking: false, busy: false, epoch: 0, abort: null, resumeWaiters: [],
+  setupOpen: false, // the match setup is shown before a game and on New game, not during play
 };
 
 let board;
@@ -257,9 +258,12 @@ function renderControls() {
   $("hint").disabled = !interactive();
   $("pause").disabled = !playing || ui.paused;
   $("resign").disabled = !playing;
+  $("resign").hidden = Boolean(remote && !remote.color()); // spectators have nothing to resign
   $("restart").disabled = !match || isDaily();
   $("end-turn").hidden = !(interactive() && midJump() && state.variant === "casual" && exactRoute());
-  $("go-setup").hidden = Boolean(match);
+  $("setup-card").hidden = Boolean(match) && !ui.setupOpen;
+  $("setup-cancel").hidden = !match;
+  document.documentElement.dataset.setup = $("setup-card").hidden ? "closed" : "open";
   $("pause-overlay").hidden = !ui.paused;
   $("thinking").hidden = !(ui.thinking && !ui.paused);
   $("board-wrap").classList.toggle("is-thinking", ui.thinking);
@@ -578,6 +582,7 @@ function begin(config, first) {
   ui.hint = [];
   ui.hintText = "";
   ui.paused = false;
+  ui.setupOpen = false;
   persist();
   render();
   const html = document.documentElement;
@@ -598,6 +603,7 @@ function enterRoom(driver, first) {
   state = first;
   ui.partial = [];
   ui.paused = false;
+  ui.setupOpen = false;
   showError("");
   render();
   const html = document.documentElement;
@@ -878,6 +884,8 @@ function wire() {
   $("hint").addEventListener("click", hint);
   $("pause").addEventListener("click", pause);
   $("resume").addEventListener("click", resume);
+  $("pause-resign").addEventListener("click", resign);
+  $("pause-restart").addEventListener("click", restart);
   $("resign").addEventListener("click", resign);
   $("restart").addEventListener("click", restart);
   $("flip").addEventListener("click", () => {
@@ -896,14 +904,20 @@ function wire() {
     start({ ...match.config, seed }, match.setup);
   });
   const showSetup = () => {
-    if (match) loadSetupForm(match.config);
-    $("setup-card").scrollIntoView({ behavior: "smooth", block: "start" });
-    $("setup-card").classList.add("attention");
-    window.setTimeout(() => $("setup-card").classList.remove("attention"), 1600);
+    // The form describes the next game; a daily game's seed is never offered for it.
+    if (match) loadSetupForm({ ...match.config, seed: prefs.setup.seed });
+    ui.setupOpen = true;
+    render();
+    $("setup-card").scrollIntoView({ block: "nearest" });
     form.opponent.focus({ preventScroll: true });
   };
   $("change-setup").addEventListener("click", showSetup);
-  $("go-setup").addEventListener("click", showSetup);
+  $("new-game").addEventListener("click", showSetup);
+  $("setup-cancel").addEventListener("click", () => {
+    ui.setupOpen = false;
+    render();
+    board.focus();
+  });
   $("board-wrap").addEventListener("keydown", (event) => {
     if ((event.key === "p" || event.key === "P") && !event.ctrlKey && !event.metaKey && !event.altKey) {
       event.preventDefault();
@@ -981,6 +995,7 @@ async function main() {
     current: () => (match && state ? { record: match.record, config: match.config, state } : null),
     onLoad: (next, config) => begin(config, next),
     onError: failed,
+    numbers: () => prefs.numbers,
   });
   document.documentElement.dataset.ready = "true";
 }

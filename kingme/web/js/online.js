@@ -40,13 +40,19 @@ function moveId() {
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
+// A room's page is /room/ID (links written /?room=ID by older pages still open it).
 export function roomInUrl() {
-  const id = new URLSearchParams(window.location.search).get("room");
+  const path = window.location.pathname.match(/^\/room\/([^/]+)\/?$/);
+  const id = path ? path[1] : new URLSearchParams(window.location.search).get("room");
   return id && /^[A-Za-z0-9_-]{1,64}$/.test(id) ? id : null;
 }
 
+function roomPath(id) {
+  return `/room/${encodeURIComponent(id)}`;
+}
+
 function inviteUrl(id) {
-  return `${window.location.origin}/?room=${encodeURIComponent(id)}`;
+  return `${window.location.origin}${roomPath(id)}`;
 }
 
 async function http(method, path, body) {
@@ -279,7 +285,7 @@ function openRoom(id, token, player) {
     id, token, player, state: null, last: null, presence: null, pending: null, sent: new Set(), notice: "",
     socket: null, greeted: false, attempts: 0, timer: null, pinger: null, stopped: "", queue: Promise.resolve(),
   };
-  if (roomInUrl() !== id) window.history.pushState(null, "", `/?room=${encodeURIComponent(id)}`);
+  if (roomInUrl() !== id) window.history.pushState(null, "", roomPath(id));
   $("invite-link").value = inviteUrl(id);
   connect();
 }
@@ -358,10 +364,25 @@ function renderPresence() {
     if (!mark || !color) continue;
     mark.dataset.testid = `presence-${color}`;
     const seated = Boolean(room?.state?.seated[color]);
-    const here = Boolean(room?.presence?.[color]) || (color === myColor() && connected());
+    // This page's own seat is as present as its socket; the others' as the server last said.
+    const own = color === myColor();
+    const here = own ? connected() : Boolean(room?.presence?.[color]);
     mark.dataset.connected = String(seated && here);
-    mark.textContent = !room ? "" : !seated ? t("online.presence.empty") : here ? t("online.presence.here") : t("online.presence.away");
+    const word = !seated ? "empty" : here ? "here" : own ? "reconnecting" : "away";
+    mark.textContent = room ? t(`online.presence.${word}`) : "";
   }
+}
+
+// The score follows the players, not the colours (sides switch between games): "You 1 · Friend 0"
+// for a player, "Player 1 1 · Player 2 0" for a spectator.
+function scoreText(state, mine) {
+  const colorOf = (player) => COLORS.find((color) => state.sides[color] === player);
+  const [first, second] = mine ? [mine, other(mine)] : [colorOf(1), colorOf(2)];
+  return t("online.score", {
+    first: mine ? t("players.you") : t("players.player1"),
+    second: mine ? t("online.friendName") : t("players.player2"),
+    firstWins: state.score[first], secondWins: state.score[second], draws: state.score.draws,
+  });
 }
 
 // The room's panel and the presence marks; main.js calls this at the end of every render.
@@ -375,10 +396,7 @@ export function renderRoom() {
   const over = Boolean(game().result);
   const playing = Boolean(mine) && !over && bothSeated();
   const theirs = mine ? other(mine) : null;
-  $("online-score").textContent = t("online.score", {
-    black: hooks.colorName("black"), white: hooks.colorName("white"),
-    blackWins: state.score.black, whiteWins: state.score.white, draws: state.score.draws,
-  });
+  $("online-score").textContent = scoreText(state, mine);
   $("spectators").textContent = String(room.presence?.spectators ?? 0);
   $("online-role").textContent = mine ? t("online.youPlay", { color: hooks.colorName(mine) }) : t("online.watching");
   $("online-notice").textContent = room.notice;

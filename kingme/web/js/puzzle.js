@@ -54,7 +54,7 @@ function boardView() {
   for (const [square, piece] of Object.entries(game.state?.board || {})) pieces[square] = { ...piece };
   const shown = {
     pieces, movable: new Set(), selected: null, targets: new Map(), capturable: new Set(),
-    lastMove: [], hint: game.hint, numbers: false, marks: true, label,
+    lastMove: [], hint: game.hint, numbers: hooks.numbers(), marks: true, label,
   };
   if (!game.state) return shown;
   const last = game.state.history[game.state.history.length - 1];
@@ -73,12 +73,25 @@ function boardView() {
   return shown;
 }
 
+// The collection's titles are English and name the sides Black and White; the page says them in
+// the chosen language with the chosen theme's colours ("Red to play and win a man").
+function puzzleTitle(title) {
+  const name = (side) => hooks.colorName(side === "Black" ? "black" : "white");
+  let found = title.match(/^(Black|White) to play and win a man$/);
+  if (found) return t("daily.titleWinMan", { color: name(found[1]) });
+  found = title.match(/^(Black|White) to play and win (\d+) men$/);
+  if (found) return t("daily.titleWinMen", { color: name(found[1]), n: found[2] });
+  found = title.match(/^(.+): (Black|White) to play and win$/);
+  if (found) return `${found[1]}: ${t("daily.titleWin", { color: name(found[2]) })}`;
+  return title;
+}
+
 export function renderPuzzle() {
   if (!game.puzzle) return;
   const { puzzle } = game;
   board.setOrientation(puzzle.solver === "black");
   board.render(boardView());
-  view.querySelector("#puzzle-title").textContent = puzzle.title;
+  view.querySelector("#puzzle-title").textContent = puzzleTitle(puzzle.title);
   const meta = [puzzle.date, t(`daily.difficulty.${puzzle.difficulty}`), `#${puzzle.id}`].filter(Boolean).join(" · ");
   view.querySelector("#puzzle-meta").textContent = meta;
   view.querySelector("#puzzle-source").textContent = puzzle.source ? t("daily.source", { source: puzzle.source }) : "";
@@ -186,6 +199,7 @@ export async function openPuzzle({ date = null, id = null } = {}) {
       today = current.date;
       if (!date && !id) {
         show(current);
+        hooks.navigate("/puzzle");
         await loadArchive();
         return;
       }
@@ -193,6 +207,7 @@ export async function openPuzzle({ date = null, id = null } = {}) {
     }
     if (id) show(await request(`/api/puzzles/${encodeURIComponent(id)}`));
     else show(await request(`/api/daily/puzzle${date ? `?date=${encodeURIComponent(date)}` : ""}`));
+    hooks.navigate(date || id ? `/puzzle/${encodeURIComponent(game.puzzle.id)}` : "/puzzle");
   } catch (error) {
     hooks.onError(error);
   }
@@ -209,7 +224,7 @@ async function loadArchive() {
     open.className = "link-button";
     open.dataset.date = day.date;
     open.dataset.puzzle = day.id;
-    open.textContent = `${day.date} · ${day.title}`;
+    open.textContent = `${day.date} · ${puzzleTitle(day.title)}`;
     open.addEventListener("click", () => openPuzzle({ date: day.date }));
     item.appendChild(open);
     list.appendChild(item);

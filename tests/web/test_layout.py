@@ -1,0 +1,105 @@
+"""The play screen: the board is the largest thing on it, and the result, the moves and every
+control are in view without scrolling on common laptop screens; on a phone the board spans the
+width. The URL of each view survives a reload and Back."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+LAPTOPS = [{"width": 1280, "height": 800}, {"width": 1366, "height": 768}]
+
+
+def box(play, selector: str) -> dict:
+    found = play.page.locator(selector).bounding_box()
+    assert found, f"{selector} is not shown"
+    return found
+
+
+def in_view(play, selector: str) -> None:
+    viewport = play.page.viewport_size
+    shown = box(play, selector)
+    assert shown["y"] >= 0 and shown["y"] + shown["height"] <= viewport["height"], (selector, shown)
+    assert shown["x"] >= 0 and shown["x"] + shown["width"] <= viewport["width"], (selector, shown)
+
+
+@pytest.mark.parametrize("viewport", LAPTOPS, ids=["1280x800", "1366x768"])
+def test_on_a_laptop_the_board_result_moves_and_controls_are_all_in_view(new_play, viewport):
+    play = new_play(viewport=viewport)
+    expect(play.hook("start")).to_be_visible()  # before a game, the setup is beside the board
+    in_view(play, "#start")
+    play.start(opponent="local")
+    expect(play.hook("start")).to_be_hidden()  # during a game the setup is put away
+    for move in ((11, 15), (22, 18), (15, 22)):
+        play.click(*move)
+    play.wait_for_history(3)
+    play.hook("resign").click()
+    play.hook("confirm").click()
+    expect(play.hook("result")).to_be_visible()
+    board = box(play, "#board")
+    if viewport["width"] == 1280:
+        assert board["width"] >= 640, board
+    for selector in ("#board", "#result-panel", "#history li:last-child", ".controls", "#new-game", "#status"):
+        in_view(play, selector)
+    assert play.page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+
+
+def test_on_a_phone_the_board_spans_the_width_and_the_controls_follow_it(new_play):
+    play = new_play(viewport={"width": 390, "height": 844})
+    play.start(opponent="local")
+    board = box(play, "#board")
+    assert board["width"] >= 370, board
+    assert box(play, ".controls")["y"] >= board["y"] + board["height"]
+    in_view(play, ".controls")
+    assert play.page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_new_game_shows_the_setup_and_back_to_the_game_puts_it_away(play):
+    play.start(opponent="local")
+    play.click(11, 15)
+    play.wait_for_history(1)
+    play.hook("new-game").click()
+    expect(play.hook("start")).to_be_visible()
+    play.hook("setup-cancel").click()
+    expect(play.hook("start")).to_be_hidden()
+    assert play.history() == ["Red 11–15"]
+
+
+def test_each_view_has_an_address_that_survives_a_reload_and_back(play):
+    page = play.page
+    play.hook("daily-puzzle").click()
+    expect(page.locator("#puzzle-title")).not_to_be_empty()
+    assert page.url.endswith("/puzzle")
+    page.reload()
+    page.wait_for_selector("html[data-ready=true]")
+    expect(page.locator(".puzzle-view")).to_be_visible()
+    puzzle_id = page.locator("#puzzle-meta").text_content().split("#")[-1]
+    puzzle = f"{play.url}/puzzle/{puzzle_id}"
+    page.goto(puzzle)  # a puzzle's own address, as shared
+    page.wait_for_selector("html[data-ready=true]")
+    expect(page.locator("#puzzle-meta")).to_contain_text(f"#{puzzle_id}")
+    expect(page).to_have_url(puzzle)
+    play.hook("daily-game").click()
+    expect(page).to_have_url(play.url + "/daily")
+    expect(page.locator("html")).to_have_attribute("data-daily", "on")
+    page.go_back()
+    expect(page).to_have_url(puzzle)
+    expect(page.locator(".puzzle-view")).to_be_visible()
+    page.go_forward()
+    expect(page).to_have_url(play.url + "/daily")
+    expect(page.locator("main.layout")).to_be_visible()
+    page.reload()
+    page.wait_for_selector("html[data-ready=true]")
+    expect(page.locator("html")).to_have_attribute("data-daily", "on")
+
+
+def test_puzzle_titles_are_translated_and_name_the_sides_by_the_theme(play):
+    play.hook("open-settings").click()
+    play.hook("language").select_option("fr")
+    play.page.keyboard.press("Escape")
+    play.hook("daily-puzzle").click()
+    expect(play.page.locator("#puzzle-title")).to_have_text(re.compile(r"Les (Rouges|Blancs) jouent et gagnent"))

@@ -1,0 +1,80 @@
+"""Every page and dialog in every language, on a phone and a desktop: no text overflows its box
+or is clipped (a button, a tab, a label, a mode entry or a player's line whose content is wider
+than the box that shows it)."""
+
+from __future__ import annotations
+
+import pytest
+from browser_support import DESKTOP
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+LANGUAGES = ["en", "es", "fr", "de", "pt"]
+
+#: Boxes whose text must fit: controls, tabs, labels, and the strips that hold them in a row.
+CHECKED = "button, [role=tab], label, .mode, #modes, .player-name, .player-role, .status, h1, h2, .result-actions"
+
+OVERFLOWING = f"""() => [...document.querySelectorAll({CHECKED!r})]
+  .filter(e => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')
+  .filter(e => !e.closest('.visually-hidden'))
+  .filter(e => e.scrollWidth > e.clientWidth + 1)
+  .map(e => `${{e.tagName.toLowerCase()}}#${{e.id || e.dataset.testid || e.className}} `
+            + `"${{e.textContent.trim().slice(0, 40)}}" ${{e.scrollWidth}} > ${{e.clientWidth}}`)"""
+
+
+def assert_fits(play, where: str) -> None:
+    overflowing = play.page.evaluate(OVERFLOWING)
+    assert not overflowing, f"{where}: {overflowing}"
+
+
+def close_dialog(play) -> None:
+    play.page.keyboard.press("Escape")
+    expect(play.page.locator("dialog[open]")).to_have_count(0)
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_page_and_dialog_fits_its_text(new_play, language, viewport):
+    play = new_play(viewport=viewport)
+    play.hook("open-settings").click()
+    play.hook("language").select_option(language)
+    expect(play.page.locator("html")).to_have_attribute("lang", language)
+    assert_fits(play, "settings")
+    close_dialog(play)
+    assert_fits(play, "the setup")
+
+    play.hook("open-help").click()
+    for tab in play.page.get_by_role("tab").all():
+        tab.click()
+        assert_fits(play, f"help: {tab.text_content()}")
+    close_dialog(play)
+
+    play.start(opponent="computer", level="random")
+    assert_fits(play, "a game")
+    play.hook("pause").click()
+    assert_fits(play, "paused")
+    play.hook("resume").click()
+    play.hook("export-pdn").click()
+    assert_fits(play, "PDN")
+    close_dialog(play)
+    play.hook("resign").click()
+    assert_fits(play, "resign?")
+    play.hook("confirm").click()
+    expect(play.hook("result")).to_be_visible()
+    assert_fits(play, "the result")
+
+    play.hook("daily-game").click()
+    expect(play.page.locator("html")).to_have_attribute("data-daily", "on")
+    assert_fits(play, "the daily game")
+    play.hook("daily-puzzle").click()
+    expect(play.page.locator("#puzzle-title")).not_to_be_empty()
+    assert_fits(play, "the puzzle")
+
+    play.page.locator("#modes [data-mode=play]").click()
+    play.open_setup()
+    play.hook("opponent").select_option("online")
+    play.hook("start").click()
+    expect(play.hook("invite-link")).not_to_have_value("")
+    assert_fits(play, "an online room")
