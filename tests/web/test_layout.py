@@ -103,3 +103,8 @@ def test_puzzle_titles_are_translated_and_name_the_sides_by_the_theme(play):
     play.page.keyboard.press("Escape")
     play.hook("daily-puzzle").click()
     expect(play.page.locator("#puzzle-title")).to_have_text(re.compile(r"Les (Rouges|Blancs) jouent et gagnent"))
+
+
+def test_the_levels_show_the_seeds_easy_medium_hard_and_advanced_beside_their_names(play):
+    options = play.hook("level").locator("option").all_text_contents()
+    assert options == ["Random", "Beginner", "Casual · Easy", "Club · Medium", "Strong · Hard", "Master · Advanced"]

@@ -4,7 +4,7 @@
 
 import { api, ApiError } from "./api.js";
 import { BoardView } from "./board.js";
-import { applyTo, setLanguage, t } from "./i18n.js";
+import { applyTo, entry, setLanguage, t } from "./i18n.js";
 import * as sound from "./sound.js";
 import { load, remove, save, storageAvailable } from "./store.js";
 import { BOARD_THEMES, PIECE_THEMES, sideColors } from "./themes.js";
@@ -729,7 +729,9 @@ function fillSetupOptions() {
   for (const name of LEVELS) {
     const option = document.createElement("option");
     option.value = name;
-    option.textContent = t(`levels.${name}`);
+    // The seeds' Easy/Medium/Hard and Beginner/Advanced, shown beside the ladder's names.
+    const alias = entry(`levelAliases.${name}`);
+    option.textContent = alias ? `${t(`levels.${name}`)} · ${alias}` : t(`levels.${name}`);
     level.appendChild(option);
   }
   level.value = chosen;
