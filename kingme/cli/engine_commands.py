@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from kingme.engine import LEVELS, choose_move
+from kingme.engine.match import ENGINE_PREFIX, Contestant
 from kingme.game import DEFAULT_SEED, Game, Setup
 from kingme.rules.fen import START_FEN
 
@@ -60,16 +62,28 @@ def _describe(outcome: str, plies: int, side: str) -> str:
     return "draw" if outcome == "draw" else f"{side} {'wins' if outcome == 'win' else 'loses'} in {plies} plies"
 
 
-def _contestant(text: str) -> tuple[str, str | None]:
-    """``LEVEL`` or ``LEVEL@DIR`` (a level of the frozen copy of kingme in DIR)."""
+def _contestant(text: str) -> Contestant:
+    """``LEVEL``, ``LEVEL@DIR`` (a level of the frozen copy of kingme in DIR) or ``engine:CMD``
+    (a program speaking the kingme engine protocol); the node budget is set later."""
+    if text.startswith(ENGINE_PREFIX):
+        return Contestant.external(text.removeprefix(ENGINE_PREFIX))
     level, _, frozen = text.partition("@")
-    return _level(level), frozen or None
+    return Contestant(_level(level), frozen=frozen or None)
+
+
+def _sides(args: argparse.Namespace) -> tuple[Contestant, Contestant]:
+    """The two contestants of ``kingme match``, B being ``--engine CMD`` when given, each with
+    the match's node budget."""
+    if (args.b is None) == (args.engine is None):
+        raise ValueError("name the second contestant as LEVEL_B or as --engine CMD (one of them)")
+    b = args.b or Contestant.external(args.engine)
+    return replace(args.a, nodes=args.nodes), replace(b, nodes=args.nodes)
 
 
 def _run_match(args: argparse.Namespace) -> int:
-    from kingme.engine.match import Contestant, ballot_openings, run_match
+    from kingme.engine.match import ballot_openings, run_match
 
-    a, b = (Contestant(level, args.nodes, frozen) for level, frozen in (args.a, args.b))
+    a, b = _sides(args)
     openings = min(args.openings, len(ballot_openings()))
     budget = f", {args.nodes:,} nodes a move" if args.nodes else ""
     print(
@@ -121,6 +135,16 @@ def _run_tune_fit(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_engine(args: argparse.Namespace) -> int:
+    import sys
+
+    from kingme.engine.protocol import serve
+
+    sys.stdin.reconfigure(errors="replace")  # type: ignore[union-attr]  # bad bytes become an error reply
+    serve(sys.stdin, sys.stdout)
+    return 0
+
+
 def _run_bench_engine(args: argparse.Namespace) -> int:
     from kingme.engine.bench import run_bench
 
@@ -143,14 +167,18 @@ def register(commands: argparse._SubParsersAction) -> None:
     p.set_defaults(run=_run_endgame)
 
     p = commands.add_parser("match", help="play two levels against each other over the 3-move ballots")
-    frozen = "; LEVEL@DIR is that level of the frozen copy of kingme in DIR"
+    frozen = "; LEVEL@DIR is that level of the frozen copy of kingme in DIR; engine:CMD a protocol engine"
     p.add_argument("a", type=_contestant, metavar="LEVEL_A", help=f"a level{frozen}")
-    p.add_argument("b", type=_contestant, metavar="LEVEL_B", help=f"a level{frozen}")
+    p.add_argument("b", type=_contestant, metavar="LEVEL_B", nargs="?", help=f"a level{frozen}")
+    p.add_argument("--engine", metavar="CMD", help="play A against this engine command (docs/engine-protocol.md)")
     p.add_argument("--nodes", type=_positive, help="nodes a move for both sides instead of the levels' budgets")
     p.add_argument("--openings", type=_positive, default=157, help="how many ballots (default all 157)")
     p.add_argument("--workers", type=_positive, default=2, help="processes to play in (default 2)")
     p.add_argument("--variant", default="american", help="american (default) or casual")
     p.set_defaults(run=_run_match)
+
+    p = commands.add_parser("engine", help="speak the kingme engine protocol on stdin/stdout (docs/engine-protocol.md)")
+    p.set_defaults(run=_run_engine)
 
     _register_tune(commands)
 

@@ -14,16 +14,18 @@ import contextlib
 import json
 import math
 import multiprocessing
+import shlex
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, Self
 
 from kingme.engine.levels import check_level
 from kingme.engine.player import choose_move, warm_up
+from kingme.engine.protocol import position_line
 from kingme.game import Game, Setup
 from kingme.rules import KingmeError, Move
 
@@ -39,22 +41,43 @@ def ballot_openings() -> list[tuple[str, list[str]]]:
     return openings
 
 
+#: How an external engine contestant is written: ``engine:CMD``.
+ENGINE_PREFIX = "engine:"
+
+
 @dataclass(frozen=True)
 class Contestant:
     """A computer player in a match: ``level`` of this kingme, or of the frozen copy of kingme
     in the directory ``frozen`` (a folder holding an older ``kingme`` package, e.g. made by
-    ``git archive REV kingme | tar -x -C DIR``), searching ``nodes`` nodes a move instead of the
-    level's budget when given. Written ``LEVEL[@DIR]`` on the command line."""
+    ``git archive REV kingme | tar -x -C DIR``), or the external program ``engine`` (a command
+    line speaking the kingme engine protocol, docs/engine-protocol.md; its ``level`` is unused),
+    searching ``nodes`` nodes a move instead of the level's budget when given. Written
+    ``LEVEL[@DIR]`` or ``engine:CMD`` on the command line."""
 
     level: str
     nodes: int | None = None
     frozen: str | None = None
+    engine: str | None = None
+
+    @classmethod
+    def external(cls, command: str, nodes: int | None = None) -> Contestant:
+        """The program run by ``command``, asked for ``nodes`` nodes a move when given."""
+        return cls("engine", nodes, engine=command)
 
     def __str__(self) -> str:
+        if self.engine is not None:
+            return f"{ENGINE_PREFIX}{self.engine}"
         return self.level if self.frozen is None else f"{self.level}@{self.frozen}"
+
+    def check(self) -> None:
+        """Raise ``KingmeError`` unless this contestant can play (its level exists)."""
+        if self.engine is None:
+            check_level(self.level)
 
     def choose(self, game: Game) -> Move:
         """This contestant's move in ``game``."""
+        if self.engine is not None:
+            return ExternalEngine.of(self.engine).choose(game, self.nodes)
         if self.frozen is None:
             return choose_move(game, self.level, self.nodes)
         return FrozenEngine.of(self.frozen).choose(game, self.level, self.nodes)
@@ -83,39 +106,100 @@ for line in sys.stdin:
 """
 
 
-class FrozenEngine:
-    """A frozen copy of kingme answering moves from a child process (one per directory and
-    match worker, started on first use and ended with the worker)."""
+class ChildEngine:
+    """A program answering moves from a child process, one per key (directory or command) and
+    match worker, started on first use and ended with the worker; lines go in and come out."""
 
-    _running: ClassVar[dict[str, FrozenEngine]] = {}
+    _running: ClassVar[dict[tuple[type, str], ChildEngine]] = {}
+
+    def __init__(self, argv: list[str], name: str) -> None:
+        self.name = name
+        try:
+            self._process = subprocess.Popen(
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, errors="replace"
+            )
+        except OSError as error:
+            raise KingmeError(f"{name} cannot be started: {error}") from None
+        atexit.register(self._process.kill)
+
+    @classmethod
+    def of(cls, key: str) -> Self:
+        """The running child for ``key``, started on first use."""
+        if (cls, key) not in ChildEngine._running:
+            ChildEngine._running[cls, key] = cls(key)
+        return ChildEngine._running[cls, key]  # type: ignore[return-value]
+
+    def send(self, *lines: str) -> None:
+        assert self._process.stdin is not None
+        try:
+            self._process.stdin.write("".join(line + "\n" for line in lines))
+            self._process.stdin.flush()
+        except BrokenPipeError:
+            raise KingmeError(f"{self.name} stopped (exit status {self._process.wait()})") from None
+
+    def receive(self) -> str:
+        """The child's next line, without its end; ``KingmeError`` if the child has stopped."""
+        assert self._process.stdout is not None
+        line = self._process.stdout.readline()
+        if not line:
+            raise KingmeError(f"{self.name} stopped (exit status {self._process.wait()})")
+        return line.strip()
+
+
+class FrozenEngine(ChildEngine):
+    """A frozen copy of kingme answering moves from a child process."""
 
     def __init__(self, directory: str) -> None:
         if not (Path(directory) / "kingme" / "__init__.py").is_file():
             raise KingmeError(f"{directory} holds no kingme package to play against")
-        self._process = subprocess.Popen(
-            [sys.executable, "-c", _FROZEN_PROGRAM, str(Path(directory).resolve())],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        atexit.register(self._process.kill)
-
-    @classmethod
-    def of(cls, directory: str) -> FrozenEngine:
-        if directory not in cls._running:
-            cls._running[directory] = cls(directory)
-        return cls._running[directory]
+        argv = [sys.executable, "-c", _FROZEN_PROGRAM, str(Path(directory).resolve())]
+        super().__init__(argv, f"the frozen engine in {directory}")
 
     def choose(self, game: Game, level: str, nodes: int | None) -> Move:
         ask = {"variant": game.setup.variant, "seed": game.setup.seed, "level": level, "nodes": nodes}
         ask["moves"] = [str(move) for move in game.moves]
-        assert self._process.stdin is not None and self._process.stdout is not None
-        self._process.stdin.write(json.dumps(ask) + "\n")
-        self._process.stdin.flush()
-        answer = self._process.stdout.readline().strip()
-        if not answer:
-            raise KingmeError(f"the frozen engine stopped (exit status {self._process.wait()})")
-        return game.board.parse_move(answer)
+        self.send(json.dumps(ask))
+        return game.board.parse_move(self.receive())
+
+
+class ExternalEngine(ChildEngine):
+    """A program speaking the kingme engine protocol (docs/engine-protocol.md), such as
+    ``kingme engine``: greeted once with ``hello``, then told the variant, seed and position
+    (start and moves, for the repetition and 80-ply rules) and asked ``go`` for each move."""
+
+    def __init__(self, command: str) -> None:
+        try:
+            argv = shlex.split(command)
+        except ValueError as error:
+            raise KingmeError(f"engine command {command!r}: {error}") from None
+        if not argv:
+            raise KingmeError("the engine command is empty")
+        super().__init__(argv, f"the engine {command!r}")
+        self.send("hello")
+        self._expect("hellook")
+
+    def _expect(self, reply: str) -> str:
+        """Read to the first line that is ``reply`` or starts with ``reply `` (info and id lines
+        on the way are skipped) and return its rest; an ``error`` line raises ``KingmeError``."""
+        while True:
+            line = self.receive()
+            word, _, rest = line.partition(" ")
+            if word == "error":
+                raise KingmeError(f"{self.name} answered: {line}")
+            if word == reply:
+                return rest.strip()
+
+    def choose(self, game: Game, nodes: int | None) -> Move:
+        setup = game.setup
+        commands = (f"variant {setup.variant}", f"seed {setup.seed}", position_line(game))
+        if any("\n" in line or "\r" in line for line in commands):
+            raise KingmeError(f"the game's seed {setup.seed!r} cannot be sent on one line")
+        self.send(*commands, "go" if nodes is None else f"go nodes {nodes}")
+        answer = self._expect("bestmove")
+        try:
+            return game.board.parse_move(answer)
+        except KingmeError as error:
+            raise KingmeError(f"{self.name} played {answer[:40]!r}: {error}") from None
 
 
 @dataclass(frozen=True)
@@ -205,8 +289,8 @@ def run_match(
     """Play ``openings`` ballots twice each (colours reversed) between ``a`` and ``b`` (levels
     or contestants); ``progress`` is told about each game as it ends."""
     a, b = (side if isinstance(side, Contestant) else Contestant(side) for side in (a, b))
-    check_level(a.level)
-    check_level(b.level)
+    a.check()
+    b.check()
     tasks = list(_tasks(a, b, openings, variant))
     winners: list[str | None] = []
     with contextlib.ExitStack() as stack:
