@@ -14,12 +14,9 @@ from pathlib import Path
 
 from kingme.cli.puzzle_commands import ProgressBar
 from kingme.engine.egdb import (
-    LOSS,
     MAX_PIECES,
-    WIN,
     DatabaseError,
     Material,
-    Tables,
     TooManyPieces,
     build,
     default_directory,
@@ -31,7 +28,9 @@ from kingme.engine.egdb import (
     verify_tables,
 )
 from kingme.engine.egdb.index import materials
-from kingme.rules import Board, Move
+from kingme.engine.egdb.moves import move_value, value
+from kingme.engine.egdb.storage import table_path
+from kingme.rules import Board
 
 
 def _pieces(text: str) -> int:
@@ -81,27 +80,12 @@ def _run_build(args: argparse.Namespace) -> int:
     return 0
 
 
-def _describe(value: int, side: str) -> str:
-    if is_win(value):
-        return f"{side} wins, converting in {plies(value)} plies"
-    if is_loss(value):
-        return f"{side} loses, the opponent converting in {plies(value)} plies"
-    return "draw" if value == 0 else "unknown (the game is over)"
-
-
-def _after(tables: Tables, board: Board, move: Move) -> int:
-    """The value of ``move`` for the side playing it: a capture or a man's move converts (one
-    ply); a king's step is one ply more than the reply's distance."""
-    child = board.copy()
-    child.push(move)
-    reply = probe(tables.offsets, tables.values, child.black, child.white, child.kings, child.black_to_move)
-    king_step = (board.kings >> (move.from_square - 1)) & 1 and not move.captures
-    distance = plies(reply) + 1 if king_step else 1
-    if is_loss(reply):
-        return WIN + distance
-    if is_win(reply):
-        return LOSS + distance
-    return reply
+def _describe(result: int, side: str) -> str:
+    if is_win(result):
+        return f"{side} wins, converting in {plies(result)} plies"
+    if is_loss(result):
+        return f"{side} loses, the opponent converting in {plies(result)} plies"
+    return "draw" if result == 0 else "unknown (the game is over)"
 
 
 def _run_probe(args: argparse.Namespace) -> int:
@@ -110,17 +94,16 @@ def _run_probe(args: argparse.Namespace) -> int:
     if pieces > MAX_PIECES:
         raise TooManyPieces(f"{pieces} pieces: the endgame database holds at most {MAX_PIECES}")
     tables = load(_directory(args), max(pieces, 2))
-    value = probe(tables.offsets, tables.values, board.black, board.white, board.kings, board.black_to_move)
-    print(f"{board.fen()}: {_describe(value, board.turn)}")
+    print(f"{board.fen()}: {_describe(value(tables, board), board.turn)}")
     for move in board.legal_moves():
-        print(f"  {move!s:<12} {_describe(_after(tables, board, move), board.turn)}")
+        print(f"  {move!s:<12} {_describe(move_value(tables, board, move), board.turn)}")
     return 0
 
 
 def _largest_present(directory: Path) -> int:
     """The most pieces whose every table is in ``directory``."""
     for pieces in range(MAX_PIECES, 1, -1):
-        if all((directory / f"{material.name}.kmdb").exists() for material in materials(pieces)):
+        if all(table_path(directory, material).exists() for material in materials(pieces)):
             return pieces
     raise DatabaseError(f"{directory}: no complete endgame database (build one with `kingme egdb build`)")
 

@@ -31,6 +31,7 @@ from kingme.engine.egdb import (
 )
 from kingme.engine.egdb.bench import random_position
 from kingme.engine.egdb.index import index, materials
+from kingme.engine.egdb.moves import best_move, move_value
 from kingme.engine.egdb.storage import table_path
 from kingme.rules import Board
 
@@ -137,6 +138,15 @@ def test_first_position_is_won_and_the_book_move_converts_soonest(tables: Tables
     )
     assert str(best) == "23-27"  # Lasker's first move
     assert plies(_probe(tables, board)) == plies(_probe(tables, _after(board, best))) + 1
+
+
+def test_the_best_move_converts_a_win_soonest_and_defends_a_loss_longest(tables: Tables) -> None:
+    board = Board(FIRST_POSITION)
+    assert str(best_move(tables, board)) == "23-27"
+    board.push_text("23-27")
+    defence = best_move(tables, board)
+    assert defence is not None
+    assert move_value(tables, board, defence) == max(move_value(tables, board, move) for move in board.legal_moves())
 
 
 def _after(board: Board, move: object) -> Board:

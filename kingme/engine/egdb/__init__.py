@@ -31,7 +31,10 @@ API for the engine (all compiled; call from numba code or Python alike)::
 - ``LOSS + n`` (2048 + n): a loss, the winner converting in ``n`` plies (``LOSS + 0`` when the
   side to move has no move at all).
 
-``is_win``, ``is_loss`` and ``plies`` take such a value apart. Distances are stored in one byte
+``is_win``, ``is_loss`` and ``plies`` take such a value apart. For a ``Board``,
+``moves.move_value(tables, board, move)`` is a move's value for the side playing it and
+``moves.best_move(tables, board)`` the fastest conversion that keeps a win, else a draw, else the
+longest defence (what a hint should show). Distances are stored in one byte
 and saturate at ``MAX_WIN_PLIES`` / ``MAX_LOSS_PLIES`` (not reached up to five pieces). Values
 are the board's alone: repetition and the 80-ply count are not part of them, and a probe is
 exact even when a capture is pending.
