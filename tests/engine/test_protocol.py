@@ -206,3 +206,32 @@ def test_an_engine_that_cannot_be_started_or_does_not_speak_the_protocol_is_name
         ExternalEngine(f"{shlex.quote(sys.executable)} -c pass")
     with pytest.raises(KingmeError, match="is empty"):
         ExternalEngine("  ")
+
+
+#: A program that greets like an engine and then answers every ``go`` with the given line.
+FAKE_ENGINE = """
+import sys
+for line in sys.stdin:
+    if line.startswith("hello"):
+        print("id name fake", "hellook", sep="\\n", flush=True)
+    elif line.startswith("go"):
+        print(sys.argv[1], flush=True)
+"""
+
+
+@pytest.mark.parametrize(
+    ("answer", "complaint"),
+    [("bestmove 1-5", "played '1-5'"), ("error no idea", "answered: error no idea"), ("bestmove", "played ''")],
+)
+def test_an_engine_that_answers_badly_is_named_with_its_answer(answer: str, complaint: str) -> None:
+    engine = ExternalEngine(f"{shlex.quote(sys.executable)} -c {shlex.quote(FAKE_ENGINE)} {shlex.quote(answer)}")
+    with pytest.raises(KingmeError, match=complaint):
+        engine.choose(Game(), 100)
+
+
+@pytest.mark.parametrize("argv", [["match", "club"], ["match", "club", "casual", "--engine", "kingme engine"]])
+def test_kingme_match_wants_either_a_second_level_or_an_engine(argv: list[str], capsys) -> None:
+    from kingme.cli import main
+
+    assert main(argv) == 2
+    assert "name the second contestant as LEVEL_B or as --engine CMD" in capsys.readouterr().err
