@@ -12,8 +12,11 @@ What the search knows:
   the caller deepens iteratively, calling ``negamax`` at ply 0 once per depth (a cached numba
   function that calls a recursive one crashes when loaded from the cache, so the recursion is
   entered from Python only);
-- a transposition table (always-replace, one slot per index) storing bound, depth, score and
-  best move; principal variation search with killer and history move ordering;
+- a transposition table of two-entry buckets (one kept for the deeper search, one always
+  replaced) storing bound, depth, score and best move (fields named below); principal
+  variation search with killer and history move ordering;
+- late move reductions: in a null-window node, quiet moves after the first three are searched a
+  ply less, and again at full depth if they beat alpha;
 - quiescence: at depth 0 a side with a capture goes on capturing (every capture in American
   rules, where it is forced; captures or stand pat in casual), so forced sequences are read to
   the end; a position with a single legal move does not use up depth;
@@ -30,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from kingme.engine.bitops import lowest_index
+from kingme.engine.bitops import lowest_index, popcount
 from kingme.engine.evaluation import evaluate
 from kingme.engine.movegen import (
     MAX_PLY,
@@ -53,6 +56,23 @@ NO_PROGRESS = 80
 MAX_GAME_KEYS = NO_PROGRESS + 4
 
 EXACT, LOWER, UPPER = 0, 1, 2
+
+# A transposition-table entry is two words: the position's 64-bit key and a data word with these
+# fields. Scores fit 16 bits with a bias (mates are 30,000 at most), depths 8, the bound 2, and
+# the best move's code (1 + from * 32 + to) 11.
+SCORE_SHIFT, SCORE_MASK, SCORE_BIAS = 0, (1 << 16) - 1, 1 << 15
+DEPTH_SHIFT, DEPTH_MASK = 16, (1 << 8) - 1
+FLAG_SHIFT, FLAG_MASK = 24, 3
+MOVE_SHIFT, MOVE_MASK = 26, (1 << 11) - 1
+#: Late move reductions: in a scout node, quiet moves from the fourth on (the transposition
+#: table's, the killers' and the best by history come first) are searched a ply less when
+#: at least this much depth is left, and again at full depth if they beat alpha. Cake reduces
+#: after three moves at any depth; a reduced search of depth 1 would lose the reply's captures.
+LATE_MOVE = 3
+LATE_MOVE_DEPTH = 2
+#: ... and only with more pieces than this on the board: in the endgame every king move counts
+#: (two kings took 47 plies to catch a lone king with reductions there, 19 without).
+LATE_MOVE_PIECES = 8
 
 # Header fields.
 NODES_AT = MOVES_END
@@ -99,23 +119,77 @@ def move_code(origin: int, target: int) -> int:
 
 
 @njit(cache=True)
+def _pack(score: int, depth: int, flag: int, code: int) -> int:
+    """A table entry's data word: score, depth, bound and best move in the fields below."""
+    return (
+        ((score + SCORE_BIAS) << SCORE_SHIFT)
+        | (min(depth, DEPTH_MASK) << DEPTH_SHIFT)
+        | (flag << FLAG_SHIFT)
+        | (code << MOVE_SHIFT)
+    )
+
+
+@njit(cache=True)
+def _score_of(data: int) -> int:
+    return ((data >> SCORE_SHIFT) & SCORE_MASK) - SCORE_BIAS
+
+
+@njit(cache=True)
+def _depth_of(data: int) -> int:
+    return (data >> DEPTH_SHIFT) & DEPTH_MASK
+
+
+@njit(cache=True)
+def _flag_of(data: int) -> int:
+    return (data >> FLAG_SHIFT) & FLAG_MASK
+
+
+@njit(cache=True)
+def _move_of(data: int) -> int:
+    return (data >> MOVE_SHIFT) & MOVE_MASK
+
+
+@njit(cache=True)
+def _bucket(W: np.ndarray, key: int) -> int:
+    """Where ``key``'s bucket starts: two entries (key, data), the first kept for the deeper
+    search, the second always replaced."""
+    return TT_AT + 4 * (key & W[TT_MASK_AT])
+
+
+@njit(cache=True)
+def _find(W: np.ndarray, key: int) -> int:
+    """The slot holding ``key``, or -1."""
+    bucket = _bucket(W, key)
+    if W[bucket] == key:
+        return bucket
+    if W[bucket + 2] == key:
+        return bucket + 2
+    return -1
+
+
+@njit(cache=True)
 def _store(W: np.ndarray, key: int, depth: int, flag: int, score: int, code: int, ply: int) -> None:
     if score > MATE_BOUND:
         score += ply
     elif score < -MATE_BOUND:
         score -= ply
-    slot = TT_AT + 2 * (key & W[TT_MASK_AT])
-    W[slot] = key
-    W[slot + 1] = (score + 32768) | (min(depth, 255) << 16) | (flag << 24) | (code << 26)
+    data = _pack(score, depth, flag, code)
+    bucket = _bucket(W, key)
+    if W[bucket] == key or depth >= _depth_of(W[bucket + 1]):
+        if W[bucket] != key:  # the shallower entry moves to the always-replaced slot
+            W[bucket + 2], W[bucket + 3] = W[bucket], W[bucket + 1]
+        W[bucket], W[bucket + 1] = key, data
+    else:
+        W[bucket + 2], W[bucket + 3] = key, data
 
 
 @njit(cache=True)
 def table_move(W: np.ndarray, key: int) -> int:
     """The best-move code stored for ``key``, or 0."""
-    slot = TT_AT + 2 * (key & W[TT_MASK_AT])
-    if W[slot] != key:
+    slot = _find(W, key)
+    if slot < 0:
         return 0
-    return (W[slot + 1] >> 26) & 2047
+    return _move_of(W[slot + 1])
 
 
 @njit(cache=True)
@@ -200,23 +274,25 @@ def negamax(
     else:
         n = generate(own, opp, kings, black, compulsory, W, base)
 
-    slot = TT_AT + 2 * (key & W[TT_MASK_AT])
+    slot = _find(W, key)
     tt_code = 0
-    if W[slot] == key:
+    if slot >= 0:
         data = W[slot + 1]
-        tt_code = (data >> 26) & 2047
-        stored = (data & 65535) - 32768
+        tt_code = _move_of(data)
+        stored = _score_of(data)
         if stored > MATE_BOUND:
             stored -= ply
         elif stored < -MATE_BOUND:
             stored += ply
-        if ((data >> 16) & 255) >= depth:
-            flag = (data >> 24) & 3
+        if _depth_of(data) >= depth:
+            flag = _flag_of(data)
             if flag == EXACT or (flag == LOWER and stored >= beta) or (flag == UPPER and stored <= alpha):
                 return stored
 
     _order(W, base, n, ply, tt_code)
     original_alpha = alpha
+    scout = beta - alpha == 1  # a null-window node: off the principal variation
+    crowded = popcount(own | opp) > LATE_MOVE_PIECES
     best_code = 0
     child_depth = depth - 1 if depth > 0 and n > 1 else depth
     for k in range(n):
@@ -233,9 +309,17 @@ def negamax(
         if k == 0:
             score = -negamax(new_own, new_opp, new_kings, not black, child_depth, -high, -low, ply + 1, child_quiet, W)
         else:
+            reduction = 0
+            late = scout and k >= LATE_MOVE and child_depth >= LATE_MOVE_DEPTH and not captured and crowded
+            if late and popcount(new_kings) == popcount(kings):
+                reduction = 1  # a late quiet move (not crowning) of a scout node: searched a ply less
             score = -negamax(
-                new_own, new_opp, new_kings, not black, child_depth, -low - 1, -low, ply + 1, child_quiet, W
+                new_own, new_opp, new_kings, not black, child_depth - reduction, -low - 1, -low, ply + 1, child_quiet, W
             )
+            if reduction and score > low:
+                score = -negamax(
+                    new_own, new_opp, new_kings, not black, child_depth, -low - 1, -low, ply + 1, child_quiet, W
+                )
             if low < score < high:
                 score = -negamax(
                     new_own, new_opp, new_kings, not black, child_depth, -high, -low, ply + 1, child_quiet, W
@@ -276,5 +360,5 @@ def _remember_cutoff(W: np.ndarray, code: int, ply: int, depth: int) -> None:
 def new_work(table_bits: int) -> np.ndarray:
     """A zeroed work array with a transposition table of ``2 ** table_bits`` entries."""
     work = np.zeros(TT_AT + 2 * (1 << table_bits), dtype=np.int64)
-    work[TT_MASK_AT] = (1 << table_bits) - 1
+    work[TT_MASK_AT] = (1 << max(table_bits - 1, 0)) - 1  # buckets of two entries
     return work
