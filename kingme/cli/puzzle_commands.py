@@ -130,7 +130,11 @@ def _run_verify(args: argparse.Namespace) -> int:
     from kingme.engine.puzzles.verifier import verify
 
     collection = Collection.from_path(args.file)
-    puzzles = collection.puzzles[: args.limit] if args.limit else collection.puzzles
+    puzzles = collection.puzzles
+    if args.unscheduled:
+        scheduled = set(collection.schedule.ids)
+        puzzles = tuple(p for p in puzzles if p.id not in scheduled)
+    puzzles = puzzles[: args.limit] if args.limit else puzzles
     failures = verify(puzzles, progress=ProgressBar("puzzles verified"), depth=args.depth)
     for puzzle_id, reason in failures:
         print(f"REJECTED {puzzle_id}: {reason}")
@@ -188,6 +192,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     p = actions.add_parser("verify", help="solve every stored puzzle again; reject any with a second solution")
     p.add_argument("--file", type=_file, default=stored_path(), help="collection file (default: the package's)")
     p.add_argument("--limit", type=_positive, default=0, help="verify only the first N puzzles")
+    p.add_argument(
+        "--unscheduled", action="store_true", help="verify only the puzzles no day has yet (before calendar --extend)"
+    )
     p.add_argument("--depth", type=_positive, default=VERIFY_DEPTH, help=f"search depth (default {VERIFY_DEPTH})")
     p.set_defaults(run=_run_verify)
 

@@ -191,6 +191,15 @@ def test_the_calendar_command_extends_a_calendar_by_whole_weeks(
     assert "warning: the calendar runs out on 2026-01-18 (in 17 days)" in out.err
 
 
+def test_verify_can_check_just_the_puzzles_no_day_has_yet(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    file = tmp_path / "puzzles.json"
+    file.write_text(Collection(_puzzles(3)).to_json())
+    calendar_path(file).write_text(Calendar(("p1", "p2")).to_text())
+    assert main(["puzzles", "verify", "--file", str(file), "--unscheduled", "--depth", "2"]) == 1
+    out = capsys.readouterr().out
+    assert "REJECTED p3:" in out and "p1" not in out and "0 of 1 puzzles verified" in out
+
+
 def test_a_fresh_collection_is_refused_where_a_calendar_gives_days_their_puzzles(tmp_path: Path) -> None:
     shutil.copy(stored_path(), tmp_path / "puzzles.json")
     shutil.copy(calendar_path(stored_path()), calendar_path(tmp_path / "puzzles.json"))

@@ -205,19 +205,20 @@ def test_generate_finds_a_puzzle_in_an_engine_game_that_then_verifies(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     file = tmp_path / "puzzles.json"
-    # Game 4 (seed puzzles-4) holds a puzzle, so the run stops there; later games are a margin
+    # Game 19 (seed puzzles-19) holds a puzzle, so the run stops there; later games are a margin
     # should the engine's levels play differently one day.
-    command = ["puzzles", "generate", "--count", "1", "--games", "8", "--first-game", "4", "--no-classics"]
+    command = ["puzzles", "generate", "--count", "1", "--games", "8", "--first-game", "19", "--no-classics"]
     assert main([*command, "--output", str(file)]) == 0
     (puzzle,) = Collection.from_path(file).puzzles
     assert puzzle.id.startswith("g-") and puzzle.title.endswith(("man", "men", "game"))
     assert "1 puzzles added (1 generated)" in capsys.readouterr().out
     assert main(["puzzles", "verify", "--file", str(file)]) == 0
-    # The file remembers where to go on: a run without --first-game resumes after game 4.
-    assert Collection.from_path(file).next_game == 5
+    # The file remembers where to go on: a run without --first-game resumes after the find's game.
+    resume = Collection.from_path(file).next_game
+    assert 19 < resume <= 27
     assert main(["puzzles", "generate", "--count", "1", "--games", "1", "--no-classics", "--output", str(file)]) == 0
-    assert "engine games from puzzles-5 on" in capsys.readouterr().err
-    assert Collection.from_path(file).next_game == 6
+    assert f"engine games from puzzles-{resume} on" in capsys.readouterr().err
+    assert Collection.from_path(file).next_game == resume + 1
 
 
 #: The puzzles of the first release, in order. New puzzles are appended after them, never
