@@ -8,12 +8,25 @@ rules), and maps the chosen root move back to the rules core's ``Move`` with its
 
 from __future__ import annotations
 
+import contextlib
+import functools
 from dataclasses import dataclass
 
+import numpy as np
+
+from kingme.engine import egdb
 from kingme.engine import search as core
+from kingme.engine.egdb import moves as egdb_moves
+from kingme.engine.egdb.database import SMALL_PIECES
 from kingme.game import Game
 from kingme.rules import Board, Move
 from kingme.rules.fen import parse_fen
+
+#: The tables are consulted from this many pieces down: a search from more rarely reaches them,
+#: and the first use loads them (or builds the small set), which an opening should not wait for.
+ENDGAME_ROOT_PIECES = 12
+#: What the search is given when no endgame tables are used: never probed.
+NO_TABLES = (np.full(1, -1, dtype=np.int64), np.zeros(1, dtype=np.uint8))
 
 
 @dataclass(frozen=True)
@@ -83,6 +96,39 @@ def _principal_variation(board: Board, first: Move, work: object, length: int) -
     return tuple(line)
 
 
+@functools.cache
+def endgame_tables() -> egdb.Tables | None:
+    """The largest complete set of endgame tables in ``egdb.default_directory()``, loaded once
+    per process; the small set (at most 4 pieces) is built there on first use when missing.
+    ``None`` when not even that can be had (an unwritable home): the engine then searches."""
+    directory = egdb.default_directory()
+    for pieces in range(egdb.MAX_PIECES, SMALL_PIECES, -1):
+        with contextlib.suppress(egdb.DatabaseError, OSError):
+            return egdb.load(directory, pieces)
+    try:
+        return egdb.load_or_build(directory, SMALL_PIECES)
+    except (egdb.DatabaseError, OSError):
+        return None
+
+
+def _database_result(board: Board, tables: egdb.Tables) -> SearchResult | None:
+    """The database's move when the root position is in the tables: the fastest conversion of a
+    win (so a won ending is won, never drawn by the 80-ply rule or a repetition), else a draw,
+    else the longest defence."""
+    if bin(board.black | board.white).count("1") > tables.max_pieces:
+        return None
+    value = egdb_moves.value(tables, board)
+    best = egdb_moves.best_move(tables, board)
+    if value == egdb.UNKNOWN or best is None:
+        return None
+    score = 0
+    if egdb.is_win(value):
+        score = core.DATABASE_WIN - egdb.plies(value)
+    elif egdb.is_loss(value):
+        score = egdb.plies(value) - core.DATABASE_WIN
+    return SearchResult(best, score, 0, 0, (best,))
+
+
 def analyse(
     game: Game,
     depth: int,
@@ -91,12 +137,24 @@ def analyse(
     full_eval: bool = True,
     quiescence: bool = True,
     table_bits: int = 20,
+    endings: bool = False,
 ) -> SearchResult:
     """Search the side to move's best move in ``game`` (not finished) within the budgets.
 
     ``noise`` maps root move codes (see ``noise_codes``) to an offset added to their scores.
+    With ``endings``, the endgame tables (``endgame_tables()``) give the move at a root they
+    hold and exact values below it.
     """
     board = game.board
+    pieces = bin(board.black | board.white).count("1")
+    tables = None
+    if endings and board.variant.captures_compulsory and pieces <= ENDGAME_ROOT_PIECES:
+        tables = endgame_tables()
+    if tables is not None:
+        known = _database_result(board, tables)
+        if known is not None:
+            return known
+    offsets, values = (tables.offsets, tables.values) if tables is not None else NO_TABLES
     own, opp = _sides(board)
     work = core.new_work(table_bits)
     work[core.BUDGET_AT] = nodes
@@ -106,6 +164,7 @@ def analyse(
     keys = _recent_keys(game)
     work[core.KEYS_AT : core.KEYS_AT + len(keys)] = keys
     work[core.GAME_KEYS_AT] = len(keys)
+    work[core.ENDGAME_PIECES_AT] = tables.max_pieces if tables is not None else 0
     for code, offset in (noise or {}).items():
         work[core.NOISE_AT + code] = offset
     best, score, done = board.legal_moves()[0], 0, 0
@@ -123,6 +182,8 @@ def analyse(
                 0,
                 game.quiet_plies,
                 work,
+                offsets,
+                values,
             )
         )
         aborted = bool(work[core.ABORT_AT])

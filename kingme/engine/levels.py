@@ -12,8 +12,8 @@ a large one drops pieces).
 | beginner | its move and the reply, no capture extension | material and squares | noise ±60: often blunders |
 | casual | 3 plies + captures to the end | material and squares | noise ±40 |
 | club | 6 plies + captures, 100k nodes | full | noise ±12, a slip of ±45 one move in 8 |
-| strong | up to 14 plies, 250k nodes | full | none |
-| master | up to 60 plies, 4M nodes | full | none |
+| strong | up to 14 plies, 250k nodes, endgame tables | full | none |
+| master | up to 60 plies, 4M nodes, endgame tables | full | none |
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ LEVELS = ("random", "beginner", "casual", "club", "strong", "master")
 @dataclass(frozen=True)
 class Plan:
     """How a level searches: ``noise`` is the root-noise amplitude in hundredths of a man;
-    with probability ``slip_chance`` a move is searched with amplitude ``slip_noise`` instead."""
+    with probability ``slip_chance`` a move is searched with amplitude ``slip_noise`` instead;
+    with ``endings`` the endgame tables decide wherever they hold the position."""
 
     depth: int
     nodes: int
@@ -38,14 +39,15 @@ class Plan:
     slip_chance: float = 0.0
     slip_noise: int = 0
     table_bits: int = 20
+    endings: bool = False
 
 
 PLANS: dict[str, Plan] = {
     "beginner": Plan(depth=2, nodes=5_000, noise=60, full_eval=False, quiescence=False, table_bits=10),
     "casual": Plan(depth=3, nodes=30_000, noise=40, full_eval=False, table_bits=14),
     "club": Plan(depth=6, nodes=100_000, noise=12, slip_chance=0.125, slip_noise=45, table_bits=17),
-    "strong": Plan(depth=14, nodes=250_000, table_bits=19),
-    "master": Plan(depth=60, nodes=4_000_000, table_bits=21),
+    "strong": Plan(depth=14, nodes=250_000, table_bits=19, endings=True),
+    "master": Plan(depth=60, nodes=4_000_000, table_bits=21, endings=True),
 }
 
 

@@ -41,7 +41,7 @@ def think(game: Game, level: str, nodes: int | None = None) -> SearchResult:
     _check_playable(game)
     plan = PLANS[level] if nodes is None else replace(PLANS[level], nodes=nodes)
     noise = _noise(game, plan, game_stream(game, level))
-    return analyse(game, plan.depth, plan.nodes, noise, plan.full_eval, plan.quiescence, plan.table_bits)
+    return analyse(game, plan.depth, plan.nodes, noise, plan.full_eval, plan.quiescence, plan.table_bits, plan.endings)
 
 
 def choose_move(game: Game, level: str, nodes: int | None = None) -> Move:

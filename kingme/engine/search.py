@@ -22,6 +22,9 @@ What the search knows:
   the end; a position with a single legal move does not use up depth;
 - draws: a position repeated on the path or in the game since the last capture or man move is
   a draw, and so is reaching 80 plies without progress;
+- endgame databases: below the root, a position with few enough pieces for the loaded tables
+  (``offsets`` and ``values`` from ``kingme.engine.egdb.load``; empty tables and
+  ``W[ENDGAME_PIECES_AT] = 0`` when there are none) takes its exact value instead of a search;
 - root noise: each root move's score gets a fixed offset (``W[NOISE_AT + move code]``, drawn by
   the caller from the game's seeded stream); the weaker levels use it to make human-looking
   mistakes. The offsets enter the alpha-beta windows exactly, so noisy scores are searched
@@ -34,6 +37,7 @@ import numpy as np
 from numba import njit
 
 from kingme.engine.bitops import lowest_index, popcount
+from kingme.engine.egdb.probe import UNKNOWN, is_loss, is_win, plies, probe
 from kingme.engine.evaluation import evaluate
 from kingme.engine.movegen import (
     MAX_PLY,
@@ -51,6 +55,10 @@ INFINITY = 1_000_000
 MATE = 30_000
 #: Mate scores are above this; they are stored in the table relative to the node.
 MATE_BOUND = MATE - 1_000
+#: A won endgame-database position scores this less its distance to conversion: above any
+#: evaluation, below every mate score (which the table adjusts by ply).
+DATABASE_WIN = 20_000
+NOT_IN_DATABASE = -INFINITY
 NO_PROGRESS = 80
 #: Keys of game positions before the root that repetition may look back on.
 MAX_GAME_KEYS = NO_PROGRESS + 4
@@ -84,6 +92,8 @@ QUIESCENCE_AT = NODES_AT + 5
 TT_MASK_AT = NODES_AT + 6
 GAME_KEYS_AT = NODES_AT + 7
 BEST_AT = NODES_AT + 8
+#: Positions with at most this many pieces are looked up in the endgame tables (0: none loaded).
+ENDGAME_PIECES_AT = NODES_AT + 11
 # Tables.
 KILLERS_AT = NODES_AT + 16
 HISTORY_AT = KILLERS_AT + 2 * MAX_PLY
@@ -239,7 +249,18 @@ def _repeated(W: np.ndarray, key: int, position: int, quiet: int) -> bool:
 
 @njit(cache=True)
 def negamax(
-    own: int, opp: int, kings: int, black: bool, depth: int, alpha: int, beta: int, ply: int, quiet: int, W: np.ndarray
+    own: int,
+    opp: int,
+    kings: int,
+    black: bool,
+    depth: int,
+    alpha: int,
+    beta: int,
+    ply: int,
+    quiet: int,
+    W: np.ndarray,
+    offsets: np.ndarray,
+    values: np.ndarray,
 ) -> int:
     if W[NODES_AT] >= W[BUDGET_AT]:  # also stops a re-search begun by a caller that was aborted
         W[ABORT_AT] = 1
@@ -255,6 +276,10 @@ def negamax(
         return -(MATE - ply)
     if ply > 0 and (quiet >= NO_PROGRESS or _repeated(W, key, position, quiet)):
         return 0
+    if ply > 0 and popcount(own | opp) <= W[ENDGAME_PIECES_AT]:
+        known = _endgame_score(offsets, values, own, opp, kings, black)
+        if known != NOT_IN_DATABASE:
+            return known
     if ply >= MAX_PLY - 2:
         return evaluate(own, opp, kings, black, full)
     base = moves_base(ply)
@@ -307,22 +332,68 @@ def negamax(
         new_own, new_opp, new_kings = play(own, opp, kings, black, origin, target, captured)
         child_quiet = 0 if captured or not kings & origin else quiet + 1
         if k == 0:
-            score = -negamax(new_own, new_opp, new_kings, not black, child_depth, -high, -low, ply + 1, child_quiet, W)
+            score = -negamax(
+                new_own,
+                new_opp,
+                new_kings,
+                not black,
+                child_depth,
+                -high,
+                -low,
+                ply + 1,
+                child_quiet,
+                W,
+                offsets,
+                values,
+            )
         else:
             reduction = 0
             late = scout and k >= LATE_MOVE and child_depth >= LATE_MOVE_DEPTH and not captured and crowded
             if late and popcount(new_kings) == popcount(kings):
                 reduction = 1  # a late quiet move (not crowning) of a scout node: searched a ply less
             score = -negamax(
-                new_own, new_opp, new_kings, not black, child_depth - reduction, -low - 1, -low, ply + 1, child_quiet, W
+                new_own,
+                new_opp,
+                new_kings,
+                not black,
+                child_depth - reduction,
+                -low - 1,
+                -low,
+                ply + 1,
+                child_quiet,
+                W,
+                offsets,
+                values,
             )
             if reduction and score > low:
                 score = -negamax(
-                    new_own, new_opp, new_kings, not black, child_depth, -low - 1, -low, ply + 1, child_quiet, W
+                    new_own,
+                    new_opp,
+                    new_kings,
+                    not black,
+                    child_depth,
+                    -low - 1,
+                    -low,
+                    ply + 1,
+                    child_quiet,
+                    W,
+                    offsets,
+                    values,
                 )
             if low < score < high:
                 score = -negamax(
-                    new_own, new_opp, new_kings, not black, child_depth, -high, -low, ply + 1, child_quiet, W
+                    new_own,
+                    new_opp,
+                    new_kings,
+                    not black,
+                    child_depth,
+                    -high,
+                    -low,
+                    ply + 1,
+                    child_quiet,
+                    W,
+                    offsets,
+                    values,
                 )
         if W[ABORT_AT]:
             return 0
@@ -343,6 +414,22 @@ def negamax(
     flag = UPPER if best <= original_alpha else (LOWER if best >= beta else EXACT)
     _store(W, key, depth, flag, best, best_code, ply)
     return best
+
+
+@njit(cache=True)
+def _endgame_score(offsets: np.ndarray, values: np.ndarray, own: int, opp: int, kings: int, black: bool) -> int:
+    """The endgame database's verdict as a score for the side to move: a win converting in
+    ``n`` plies is ``DATABASE_WIN - n`` (so the search hurries to convert and the loser holds
+    out), a draw 0; ``NOT_IN_DATABASE`` when the tables do not have the position."""
+    black_bits, white_bits = (own, opp) if black else (opp, own)
+    value = probe(offsets, values, black_bits, white_bits, kings, black)
+    if value == UNKNOWN:
+        return NOT_IN_DATABASE
+    if is_win(value):
+        return DATABASE_WIN - plies(value)
+    if is_loss(value):
+        return plies(value) - DATABASE_WIN
+    return 0
 
 
 @njit(cache=True)

@@ -8,7 +8,8 @@ game is a pure function of its index and the engine), after that it plays its be
 a position is labelled by how the game it came from ended — the label Cake's and Kingsrow's
 learned evaluations were fitted to.
 
-Games are played on bitboards straight through the compiled core (no ``Game`` objects), with
+Games are played on bitboards straight through the compiled core (no ``Game`` objects, no
+endgame tables, so the recipe does not depend on what is installed), with
 the rules' own draw conditions: a loss for the side without a move, a draw at the third
 occurrence of a position with the same side to move, and at 80 quiet king plies. A game still
 going after ``MAX_PLIES`` plies is a draw. Positions are appended to a file in batches of whole
@@ -26,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from kingme.engine import search as core
+from kingme.engine.analysis import NO_TABLES
 from kingme.engine.match import ballot_openings
 from kingme.engine.movegen import MOVE_SIZE, moves_base
 from kingme.game import Game
@@ -76,7 +78,9 @@ def _best_move(
     best = (0, 0, 0, 0)
     for depth in range(1, 64):
         work[core.BEST_AT] = 0
-        value = int(core.negamax(own, opp, kings, black, depth, -core.INFINITY, core.INFINITY, 0, quiet, work))
+        value = int(
+            core.negamax(own, opp, kings, black, depth, -core.INFINITY, core.INFINITY, 0, quiet, work, *NO_TABLES)
+        )
         if work[core.BEST_AT]:
             origin, target, captured = (int(v) for v in work[core.BEST_AT : core.BEST_AT + 3])
             best = (origin, target, captured, value if not work[core.ABORT_AT] else best[3])

@@ -31,9 +31,9 @@ from kingme.engine.bitops import popcount
 from kingme.engine.movegen import capturers
 from kingme.engine.selfplay import read_batches
 
-#: L2 penalty per weight (in logits², per position): strong enough that a pattern seen a few
-#: hundred times stays small, weak enough not to bend material and the common patterns.
-L2 = 1e-6
+#: L2 penalty per weight (in logits², against the mean loss per position): chosen on the held-out
+#: set — with 1,400 games 3e-4 and 1e-3 held out equally well (0.6045), 3e-3 worse (0.6057).
+L2 = 5e-4
 #: Adam's step size and number of full passes over the data.
 LEARNING_RATE = 0.02
 EPOCHS = 400
