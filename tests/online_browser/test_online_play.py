@@ -167,6 +167,9 @@ def test_a_room_link_carrying_markup_is_not_followed_and_nothing_is_inserted_as_
 
 
 def test_the_room_looks_right_on_a_phone_and_a_desktop(players):
+    phone = players(phone=True)
+    phone.create()
+    expect(phone.hook("invite-link")).to_be_in_viewport()  # the one thing to do is in view
     host, friend = players(), players(phone=True)
     friend.open_link(host.create(side="red"))
     host.move()

@@ -8,23 +8,33 @@ export class ApiError extends Error {
   }
 }
 
-async function post(path, body, signal) {
+// The page's one HTTP helper: JSON in, JSON out, as { status, data, statusText } (status 0 when the server
+// could not be reached). A cancelled request still throws its AbortError.
+export async function http(method, path, body, signal) {
   let response;
   try {
     response = await fetch(path, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
+      method,
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
       signal,
     });
   } catch (error) {
     if (error.name === "AbortError") throw error;
-    throw new ApiError("", 0);
+    return { status: 0, data: {} };
   }
   const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new ApiError(data.error || response.statusText, response.status);
+  return { status: response.status, data, statusText: response.statusText };
+}
+
+// The answer of a request that must succeed; a refusal throws ApiError with the server's message.
+export async function request(method, path, body, signal) {
+  const { status, data, statusText } = await http(method, path, body, signal);
+  if (status < 200 || status > 299) throw new ApiError(status ? data.error || statusText : "", status);
   return data;
 }
+
+const post = (path, body, signal) => request("POST", path, body, signal);
 
 export const api = {
   start: (setup) => post("/api/start", { setup }),

@@ -6,9 +6,10 @@
 // server refuses them too), and keeps the day's result and the streak in localStorage. A day is
 // played once: after its result the entry shows 'already played today' and the share text.
 
+import { request } from "./api.js";
 import { applyTo, t } from "./i18n.js";
 import { load, save } from "./store.js";
-import { mountPuzzle, openPuzzle, renderPuzzle, request } from "./puzzle.js";
+import { mountPuzzle, openPuzzle, renderPuzzle } from "./puzzle.js";
 import { extendStreak, streakNow } from "./streak.js";
 
 const DAILY_SEED = /^daily-(\d{4}-\d{2}-\d{2})$/;
@@ -91,7 +92,7 @@ function config(daily) {
 }
 
 async function fetchToday() {
-  const daily = await request("/api/daily/game");
+  const daily = await request("GET", "/api/daily/game");
   today = daily.date;
   renderPanel();
   return daily;

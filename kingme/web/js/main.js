@@ -2,8 +2,9 @@
 // The browser keeps the game record (setup + moves) and the server answers every change with
 // the whole state, legal routes included: nothing here decides what is legal.
 
-import { api, ApiError } from "./api.js";
+import { api, ApiError, request } from "./api.js";
 import { BoardView } from "./board.js";
+import * as routes from "./routes.js";
 import { applyTo, entry, setLanguage, t } from "./i18n.js";
 import * as sound from "./sound.js";
 import { load, remove, save, storageAvailable } from "./store.js";
@@ -13,8 +14,8 @@ import { mountPdn } from "./pdn.js";
 import { mountDailies } from "./daily.js";
 import { createRoom, mountOnline, openLink, renderRoom, roomInUrl } from "./online.js";
 
-const LEVELS = ["random", "beginner", "casual", "club", "strong", "master"];
-const UNDO_LIMIT = 100;
+// The server's own constants (its levels, the undo limit), loaded once from /api/info at start.
+let server = { levels: [], undoLimit: 0 };
 // The server treats a game with this seed as the day's game (no other level, no takebacks).
 const DAILY_SEED = /^daily-\d{4}-\d{2}-\d{2}$/;
 const DEFAULT_SETUP = { opponent: "computer", level: "casual", side: "red", rules: "american", position: "standard", seed: "checkers-1" };
@@ -96,11 +97,11 @@ function interactive() {
 }
 
 function routesFrom(prefix) {
-  return state.moves.filter((route) => prefix.every((square, i) => route.path[i] === square));
+  return routes.routesFrom(state.moves, prefix);
 }
 
 function startSquares() {
-  return new Set(state.moves.map((route) => route.path[0]));
+  return routes.startSquares(state.moves);
 }
 
 function midJump() {
@@ -108,7 +109,7 @@ function midJump() {
 }
 
 function exactRoute() {
-  return routesFrom(ui.partial).find((route) => route.path.length === ui.partial.length) || null;
+  return routes.exactRoute(state.moves, ui.partial);
 }
 
 // ---- drawing -----------------------------------------------------------------------------
@@ -356,7 +357,7 @@ function renderTotals() {
   }
   const body = $("level-totals").querySelector("tbody");
   body.textContent = "";
-  for (const level of LEVELS) {
+  for (const level of server.levels) {
     const row = totals.levels[level];
     if (!row) continue;
     const tr = document.createElement("tr");
@@ -382,7 +383,7 @@ function adopt(next, { moved = null } = {}) {
   ui.hint = [];
   ui.hintText = "";
   if (moved) {
-    match.undoable = Math.min(UNDO_LIMIT, match.undoable + 1);
+    match.undoable = Math.min(server.undoLimit, match.undoable + 1);
     const item = next.history[next.history.length - 1];
     sound.play(item.crown ? "crown" : item.captures.length ? "capture" : "move");
     announce(describeMove(item));
@@ -498,7 +499,7 @@ function activate(square) {
   sound.unlock();
   if (!interactive()) return;
   const here = ui.partial[ui.partial.length - 1];
-  const nexts = new Set(routesFrom(ui.partial).map((route) => route.path[ui.partial.length]).filter(Boolean));
+  const nexts = routes.nextSquares(state.moves, ui.partial);
   if (ui.partial.length && nexts.has(square)) {
     extend(square);
     return;
@@ -573,7 +574,7 @@ function begin(config, first) {
     config: { ...config, rules: setup.variant, seed: setup.seed },
     setup: { variant: setup.variant, fen: setup.fen, seed: setup.seed },
     record: first.record,
-    undoable: Math.min(UNDO_LIMIT, first.record.moves.length),
+    undoable: Math.min(server.undoLimit, first.record.moves.length),
     flipped: false,
     counted: Boolean(first.result),
   };
@@ -726,7 +727,7 @@ function fillSetupOptions() {
   const level = $("level");
   const chosen = level.value || prefs.setup.level;
   level.textContent = "";
-  for (const name of LEVELS) {
+  for (const name of server.levels) {
     const option = document.createElement("option");
     option.value = name;
     // The seeds' Easy/Medium/Hard and Beginner/Advanced, shown beside the ladder's names.
@@ -938,7 +939,7 @@ function wire() {
 async function restore() {
   const saved = load("match", null);
   const config = saved?.config;
-  const known = config && ["computer", "local"].includes(config.opponent) && LEVELS.includes(config.level)
+  const known = config && ["computer", "local"].includes(config.opponent) && server.levels.includes(config.level)
     && ["red", "white"].includes(config.side);
   if (!saved?.record || !known) {
     remove("match");
@@ -968,7 +969,7 @@ async function preview() {
 }
 
 async function main() {
-  prefs.language = await setLanguage(prefs.language);
+  [server, prefs.language] = await Promise.all([request("GET", "/api/info"), setLanguage(prefs.language)]);
   applyPrefs();
   wire();
   fillPrefOptions();

@@ -6,6 +6,7 @@
 // moves and requests, and passes on every state the server announces. The server checks
 // everything; the page only shows its answers. Nothing received is inserted as HTML.
 
+import { http } from "./api.js";
 import { t } from "./i18n.js";
 import * as sound from "./sound.js";
 import { load, remove, save } from "./store.js";
@@ -53,21 +54,6 @@ function roomPath(id) {
 
 function inviteUrl(id) {
   return `${window.location.origin}${roomPath(id)}`;
-}
-
-async function http(method, path, body) {
-  let response;
-  try {
-    response = await fetch(path, {
-      method,
-      headers: body ? { "content-type": "application/json" } : {},
-      body: body ? JSON.stringify(body) : undefined,
-    });
-  } catch {
-    return { status: 0, data: {} };
-  }
-  const data = await response.json().catch(() => ({}));
-  return { status: response.status, data };
 }
 
 // The sentence for a refusal: our translation of its code, else the server's own sentence.
@@ -215,8 +201,11 @@ function welcome(current, message) {
   const first = current.state === null;
   adoptState(current, message.state);
   hooks.showError("");
-  if (first) hooks.enter(driver, game());
-  else hooks.update(game(), {});
+  if (first) {
+    hooks.enter(driver, game());
+    // Until the friend has joined, the invite link is the one thing to do: bring it into view.
+    if (!bothSeated()) $("invite-link").scrollIntoView({ block: "nearest" });
+  } else hooks.update(game(), {});
   // A move sent just before the connection dropped: send it again; the server acknowledges a
   // move it already has without playing it twice.
   if (current.pending) send({ type: "move", ...current.pending });

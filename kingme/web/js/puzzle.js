@@ -6,8 +6,9 @@
 // included, so this module never decides legality). A wrong move changes nothing and can be
 // retried; a hint asks the server for the next move. Solving today's puzzle extends the streak.
 
-import { ApiError } from "./api.js";
+import { request } from "./api.js";
 import { BoardView } from "./board.js";
+import { exactRoute, nextSquares, routesFrom, startSquares } from "./routes.js";
 import { applyTo, t } from "./i18n.js";
 import { load, save } from "./store.js";
 import { extendStreak, streakNow } from "./streak.js";
@@ -18,24 +19,11 @@ let board;
 const game = { puzzle: null, state: null, ply: 0, partial: [], hint: [], solved: false, busy: false };
 let today = null;
 
-// GET path, or POST body to it; a refusal throws ApiError with the server's message.
-export async function request(path, body) {
-  const options = body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
-  const response = await fetch(path, options);
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new ApiError(data.error || response.statusText, response.status);
-  return data;
-}
-
 function records() {
   return load("puzzles", { streak: { count: 0, last: null }, solved: {} });
 }
 
 // ---- what the board shows -------------------------------------------------------------------
-
-function routesFrom(prefix) {
-  return game.state.moves.filter((route) => prefix.every((square, i) => route.path[i] === square));
-}
 
 function playable() {
   return Boolean(game.state && !game.solved && !game.busy);
@@ -64,7 +52,7 @@ function boardView() {
   shown.movable = new Set(game.state.moves.map((route) => route.path[0]));
   if (partial.length) {
     shown.selected = partial[partial.length - 1];
-    for (const route of routesFrom(partial)) {
+    for (const route of routesFrom(game.state.moves, partial)) {
       const square = route.path[partial.length];
       if (square) shown.targets.set(square, { next: true, numbers: [] });
     }
@@ -125,7 +113,7 @@ async function submit(route) {
   game.busy = true;
   const piece = game.state.board[String(route.path[0])];
   try {
-    const answer = await request(`/api/puzzles/${encodeURIComponent(game.puzzle.id)}/move`, { ply: game.ply, move: route.notation });
+    const answer = await request("POST", `/api/puzzles/${encodeURIComponent(game.puzzle.id)}/move`, { ply: game.ply, move: route.notation });
     game.partial = [];
     game.hint = [];
     if (!answer.correct) {
@@ -149,16 +137,14 @@ async function submit(route) {
 function activate(square) {
   if (!playable()) return;
   const partial = game.partial;
-  const nexts = new Set(routesFrom(partial).map((route) => route.path[partial.length]).filter(Boolean));
-  if (partial.length && nexts.has(square)) {
+  if (partial.length && nextSquares(game.state.moves, partial).has(square)) {
     game.partial = [...partial, square];
-    const candidates = routesFrom(game.partial);
-    const exact = candidates.find((route) => route.path.length === game.partial.length);
-    if (exact && candidates.length === 1) {
+    const exact = exactRoute(game.state.moves, game.partial);
+    if (exact && routesFrom(game.state.moves, game.partial).length === 1) {
       submit(exact);
       return;
     }
-  } else if (partial.length <= 1 && game.state.moves.some((route) => route.path[0] === square)) {
+  } else if (partial.length <= 1 && startSquares(game.state.moves).has(square)) {
     game.partial = [square];
   } else if (partial.length <= 1) {
     game.partial = [];
@@ -169,7 +155,7 @@ function activate(square) {
 async function hint() {
   if (!playable()) return;
   try {
-    const answer = await request(`/api/puzzles/${encodeURIComponent(game.puzzle.id)}/hint`, { ply: game.ply });
+    const answer = await request("POST", `/api/puzzles/${encodeURIComponent(game.puzzle.id)}/hint`, { ply: game.ply });
     game.hint = answer.path;
     game.partial = [];
     feedback("daily.hint", { move: answer.move }, "hint");
@@ -195,7 +181,7 @@ export async function openPuzzle({ date = null, id = null } = {}) {
   }
   try {
     if (!today) {
-      const current = await request("/api/daily/puzzle");
+      const current = await request("GET", "/api/daily/puzzle");
       today = current.date;
       if (!date && !id) {
         show(current);
@@ -205,8 +191,8 @@ export async function openPuzzle({ date = null, id = null } = {}) {
       }
       await loadArchive();
     }
-    if (id) show(await request(`/api/puzzles/${encodeURIComponent(id)}`));
-    else show(await request(`/api/daily/puzzle${date ? `?date=${encodeURIComponent(date)}` : ""}`));
+    if (id) show(await request("GET", `/api/puzzles/${encodeURIComponent(id)}`));
+    else show(await request("GET", `/api/daily/puzzle${date ? `?date=${encodeURIComponent(date)}` : ""}`));
     hooks.navigate(date || id ? `/puzzle/${encodeURIComponent(game.puzzle.id)}` : "/puzzle");
   } catch (error) {
     hooks.onError(error);
@@ -215,7 +201,7 @@ export async function openPuzzle({ date = null, id = null } = {}) {
 
 async function loadArchive() {
   const list = view.querySelector("#puzzle-archive");
-  const { days } = await request("/api/puzzles/archive?days=30");
+  const { days } = await request("GET", "/api/puzzles/archive?days=30");
   list.textContent = "";
   for (const day of days) {
     const item = document.createElement("li");
