@@ -25,6 +25,7 @@ from kingme.engine.egdb import (
     is_loss,
     is_win,
     load,
+    load_or_build,
     plies,
     probe,
     verify_tables,
@@ -255,6 +256,16 @@ def test_an_interrupted_build_resumes_and_rebuilds_only_what_is_missing_or_damag
     assert {report.material for report in reports if not report.reused} == {missing, damaged}
     for material in materials(3):
         assert table_path(directory, material).read_bytes() == table_path(built, material).read_bytes()
+
+
+def test_the_small_set_is_built_on_first_use_and_larger_ones_must_be_built(built: Path, tmp_path: Path) -> None:
+    directory = _copy(built, tmp_path)
+    removed = Material(1, 1, 1, 0)
+    table_path(directory, removed).unlink()
+    assert load_or_build(directory, 3).values.size == load(built, 3).values.size
+    assert table_path(directory, removed).read_bytes() == table_path(built, removed).read_bytes()
+    with pytest.raises(MissingTable, match="kmdb"):
+        load_or_build(directory, 5)
 
 
 def test_probe_prints_the_value_of_the_position_and_of_each_move(
