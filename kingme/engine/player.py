@@ -34,12 +34,14 @@ def _noise(game: Game, plan: Plan, stream: SeededStream) -> dict[int, int]:
     return {code: stream.below(2 * amplitude + 1) - amplitude for code in noise_codes(game)}
 
 
-def think(game: Game, level: str, nodes: int | None = None) -> SearchResult:
+def think(game: Game, level: str, nodes: int | None = None, depth: int | None = None) -> SearchResult:
     """The search behind ``choose_move`` for a searching level (not ``random``), with its
-    depth, score, nodes and principal variation; ``nodes`` replaces the level's node budget."""
+    depth, score, nodes and principal variation; ``nodes`` and ``depth`` replace the level's
+    budgets."""
     check_level(level)
     _check_playable(game)
-    plan = PLANS[level] if nodes is None else replace(PLANS[level], nodes=nodes)
+    plan = PLANS[level]
+    plan = replace(plan, nodes=plan.nodes if nodes is None else nodes, depth=plan.depth if depth is None else depth)
     noise = _noise(game, plan, game_stream(game, level))
     return analyse(game, plan.depth, plan.nodes, noise, plan.full_eval, plan.quiescence, plan.table_bits, plan.endings)
 

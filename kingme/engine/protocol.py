@@ -9,13 +9,11 @@ are documented in ``docs/engine-protocol.md``; ``PROTOCOL_VERSION`` changes when
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import TextIO
 
 from kingme import __version__
-from kingme.engine import levels
 from kingme.engine.levels import LEVELS, check_level
 from kingme.engine.player import choose_move, think
 from kingme.game import MAX_RECORD_MOVES, Game, Setup
@@ -152,20 +150,6 @@ def parse_go(rest: str) -> GoOptions:
     )
 
 
-@contextlib.contextmanager
-def _depth_limit(level: str, depth: int | None) -> Iterator[None]:
-    """The level's plan with its depth replaced for the duration (``think`` takes no depth)."""
-    if depth is None:
-        yield
-        return
-    plan = levels.PLANS[level]
-    levels.PLANS[level] = replace(plan, depth=depth)
-    try:
-        yield
-    finally:
-        levels.PLANS[level] = plan
-
-
 def _go(state: EngineState, rest: str) -> Answer:
     options = parse_go(rest)
     game = state.game
@@ -174,8 +158,7 @@ def _go(state: EngineState, rest: str) -> Answer:
     if options.level == "random" or len(game.legal_moves()) == 1:
         # Nothing is searched: the move is the one ``choose_move`` plays, without info.
         return Answer(state, (f"bestmove {choose_move(game, options.level)}",))
-    with _depth_limit(options.level, options.depth):
-        result = think(game, options.level, options.nodes)
+    result = think(game, options.level, options.nodes, options.depth)
     pv = " ".join(str(move) for move in result.pv)
     info = f"info depth {result.depth} score {result.score} nodes {result.nodes} pv {pv}"
     return Answer(state, (info, f"bestmove {result.move}"))
