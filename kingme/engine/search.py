@@ -331,14 +331,21 @@ def negamax(
         low, high = alpha - offset, beta - offset
         new_own, new_opp, new_kings = play(own, opp, kings, black, origin, target, captured)
         child_quiet = 0 if captured or not kings & origin else quiet + 1
-        if k == 0:
+        reduction = 0
+        late = k > 0 and scout and k >= LATE_MOVE and child_depth >= LATE_MOVE_DEPTH and not captured and crowded
+        if late and popcount(new_kings) == popcount(kings):
+            reduction = 1  # a late quiet move (not crowning) of a scout node: searched a ply less
+        # The first move gets the whole window; the others a null window, widened (and a reduced
+        # one deepened first) only when the score lands where it could change the result.
+        searched_depth, whole_window = child_depth - reduction, k == 0
+        while True:
             score = -negamax(
                 new_own,
                 new_opp,
                 new_kings,
                 not black,
-                child_depth,
-                -high,
+                searched_depth,
+                -high if whole_window else -low - 1,
                 -low,
                 ply + 1,
                 child_quiet,
@@ -346,57 +353,14 @@ def negamax(
                 offsets,
                 values,
             )
-        else:
-            reduction = 0
-            late = scout and k >= LATE_MOVE and child_depth >= LATE_MOVE_DEPTH and not captured and crowded
-            if late and popcount(new_kings) == popcount(kings):
-                reduction = 1  # a late quiet move (not crowning) of a scout node: searched a ply less
-            score = -negamax(
-                new_own,
-                new_opp,
-                new_kings,
-                not black,
-                child_depth - reduction,
-                -low - 1,
-                -low,
-                ply + 1,
-                child_quiet,
-                W,
-                offsets,
-                values,
-            )
-            if reduction and score > low:
-                score = -negamax(
-                    new_own,
-                    new_opp,
-                    new_kings,
-                    not black,
-                    child_depth,
-                    -low - 1,
-                    -low,
-                    ply + 1,
-                    child_quiet,
-                    W,
-                    offsets,
-                    values,
-                )
-            if low < score < high:
-                score = -negamax(
-                    new_own,
-                    new_opp,
-                    new_kings,
-                    not black,
-                    child_depth,
-                    -high,
-                    -low,
-                    ply + 1,
-                    child_quiet,
-                    W,
-                    offsets,
-                    values,
-                )
-        if W[ABORT_AT]:
-            return 0
+            if W[ABORT_AT]:
+                return 0
+            if searched_depth < child_depth and score > low:
+                searched_depth = child_depth
+            elif not whole_window and low < score < high:
+                whole_window = True
+            else:
+                break
         score += offset
         if score > best:
             best = score
