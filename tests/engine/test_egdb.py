@@ -3,6 +3,7 @@ successors, the classics come out right, and damaged files are refused, never re
 
 from __future__ import annotations
 
+import os
 import random
 import shutil
 from pathlib import Path
@@ -114,6 +115,20 @@ def _material_position(rng: random.Random, material: Material) -> tuple[int, int
 )
 def test_reachable_positions_agree_with_the_exact_solver(tables: Tables, fen: str) -> None:
     assert _disagreements(tables, Board(fen), 3000, random.Random(fen)) == []
+
+
+#: A directory holding the <= 5-piece set: the five-piece comparison runs only when it is given
+#: (building the set takes minutes, solving each start below a few minutes more).
+FIVE_PIECE_DIRECTORY = os.environ.get("KINGME_EGDB_FIVE_DIR")
+
+
+@pytest.mark.skipif(not FIVE_PIECE_DIRECTORY, reason="set KINGME_EGDB_FIVE_DIR to a built <= 5-piece database")
+@pytest.mark.parametrize(
+    "fen", ["B:W12,31,K13:BK29,K30", "B:W16,19,K1,K20:BK30", "B:W27:B4,9,17,28", "W:W19,K5,K27:B18,23"]
+)
+def test_five_piece_values_agree_with_the_exact_solver(fen: str) -> None:
+    tables = load(Path(str(FIVE_PIECE_DIRECTORY)), 5)
+    assert _disagreements(tables, Board(fen), 2000, random.Random(fen)) == []
 
 
 def test_colour_reversal_gives_the_same_value(tables: Tables) -> None:
