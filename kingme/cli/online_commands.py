@@ -10,7 +10,12 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from kingme.server.online.bench import bench_online, check_run
+    from kingme.server.online.bench import SOAK_CONNECTS, bench_online, check_run, soak_online
+
+    if args.soak is not None:
+        print(f"online: soaking the server with {SOAK_CONNECTS} connects and disconnects…", flush=True)
+        print(soak_online(args.soak).report())
+        return 0
 
     check_run(args.games, args.seconds, args.think, args.url, args.processes)
     print(f"online: seating {args.games} games ({2 * args.games} WebSocket connections)…", flush=True)
@@ -39,5 +44,12 @@ def register_bench(targets: argparse._SubParsersAction) -> None:
         default=1,
         help="2: two servers on KINGME_DATABASE_URL (PostgreSQL) and KINGME_REDIS_URL, "
         "each game's players on different ones; reports stalled games",
+    )
+    bench.add_argument(
+        "--soak",
+        type=float,
+        metavar="MINUTES",
+        help="instead of games: 10,000 WebSocket connects and disconnects (at most MINUTES), "
+        "and the server's memory before and after",
     )
     bench.set_defaults(run=_bench)

@@ -96,8 +96,9 @@ class RedisOptions:
 
     #: Connections for publishing and subscribing (the listener has one more of its own).
     pool_size: int = 8
-    #: Seconds any Redis call may take before it counts as failed.
-    timeout: float = 1.0
+    #: Seconds any Redis call may take before it counts as failed. Acknowledgements never wait
+    #: for Redis, so this only bounds how long a hung Redis holds a batch or a subscription.
+    timeout: float = 3.0
     #: Messages waiting to be sent before the oldest are dropped (their rooms are then announced).
     outbox: int = 20_000
     #: Messages sent in one pipelined round trip.
@@ -196,7 +197,7 @@ class RedisPubSub:
         try:
             await asyncio.wait_for(getattr(self._pubsub, action)(channel), timeout=self.options.timeout)
         except Exception as error:
-            log.warning("Redis did not %s %s in time (%s); reconnecting", action, channel, error)
+            log.warning("Redis did not %s %s in time (%r); reconnecting", action, channel, error)
             self._restart_listener()
 
     def _restart_listener(self) -> None:
@@ -242,7 +243,7 @@ class RedisPubSub:
             except Exception as error:
                 self._lost.update(channel for channel, _ in batch)
                 if not self._publish_failing:  # say it once per outage, not once per message
-                    log.warning("publishing to Redis failed (%s); rooms will be re-announced", error)
+                    log.warning("publishing to Redis failed (%r); rooms will be re-announced", error)
                 self._publish_failing = True
                 await asyncio.sleep(self.BACKOFF[min(attempt, len(self.BACKOFF) - 1)])
                 attempt += 1

@@ -6,7 +6,7 @@ import pytest
 from async_support import in_thread
 
 from kingme.cli import main
-from kingme.server.online.bench import bench_online, check_loopback
+from kingme.server.online.bench import bench_online, check_loopback, check_run, soak_online
 
 
 def test_the_online_benchmark_plays_games_and_reports_round_trips():
@@ -23,3 +23,19 @@ def test_the_online_benchmark_refuses_other_hosts_and_unbounded_runs(capsys):
     assert main(["bench", "online", "--games", "2", "--seconds", "601"]) == 2
     assert main(["bench", "online", "--url", "http://10.0.0.1:8000"]) == 2
     assert "loopback" in capsys.readouterr().err
+
+
+def test_two_processes_need_postgresql_and_redis_and_no_url(monkeypatch):
+    monkeypatch.delenv("KINGME_DATABASE_URL", raising=False)
+    with pytest.raises(ValueError, match="KINGME_DATABASE_URL"):
+        check_run(10, 5, 1, processes=2)
+    with pytest.raises(ValueError, match="1 or 2"):
+        check_run(10, 5, 1, processes=3)
+    with pytest.raises(ValueError, match="--url"):
+        check_run(10, 5, 1, "http://127.0.0.1:8000", processes=2)
+
+
+def test_the_soak_benchmark_reports_server_memory_before_and_after():
+    figures = in_thread(soak_online, 2, 40)
+    assert figures.connects == 40 and figures.before_mb > 0
+    assert "growth" in figures.report()

@@ -142,6 +142,15 @@ class ServerProcess:
         fields = stat.rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
+    def memory_mb(self) -> float | None:
+        """Resident memory of the server now, in MB (Linux ``/proc``; None elsewhere)."""
+        try:
+            status = Path(f"/proc/{self._process.pid}/status").read_text()
+        except OSError:
+            return None
+        kilobytes = next((line.split()[1] for line in status.splitlines() if line.startswith("VmRSS:")), None)
+        return int(kilobytes) / 1024 if kilobytes else None
+
     def kill(self) -> None:
         """Stop it at once, as a crash would."""
         self._process.kill()
@@ -333,3 +342,71 @@ def _bench_schema(url: str) -> Iterator[str]:
             yield f"{url}{'&' if '?' in url else '?'}options=-csearch_path%3D{name}"
         finally:
             admin.execute(f"DROP SCHEMA {name} CASCADE")
+
+
+#: Connections made and closed by a soak run, and the most minutes it may take.
+SOAK_CONNECTS = 10_000
+MAX_SOAK_MINUTES = 60
+
+
+@dataclass(frozen=True)
+class SoakFigures:
+    """Server memory before and after many connects and disconnects."""
+
+    connects: int
+    seconds: float
+    before_mb: float
+    after_mb: float
+
+    def report(self) -> str:
+        return (
+            f"soak: {self.connects} WebSocket connects and disconnects in {self.seconds:.0f} s\n"
+            f"server memory: {self.before_mb:.1f} MB before, {self.after_mb:.1f} MB after "
+            f"(growth {self.after_mb - self.before_mb:+.1f} MB)"
+        )
+
+
+async def _churn(url: str, connects: int, deadline: float) -> int:
+    """Open and close spectator connections to one room, 16 at a time; returns how many were made."""
+    status, created = await asyncio.to_thread(http_json, "POST", f"{url}/api/rooms", {"side": "black"})
+    if status != 201:
+        raise OSError(f"creating a room failed: {created.get('error', status)}")
+    made = 0
+
+    async def worker(count: int) -> None:
+        nonlocal made
+        for _ in range(count):
+            if time.monotonic() > deadline:
+                return
+            client = await RoomClient.open(_ws(url), created["room"])
+            await client.close()
+            made += 1
+
+    workers = 16
+    await asyncio.gather(*(worker(connects // workers + (n < connects % workers)) for n in range(workers)))
+    return made
+
+
+def soak_online(minutes: float, connects: int = SOAK_CONNECTS) -> SoakFigures:
+    """Server memory before and after ``connects`` connects/disconnects (at most ``minutes``)."""
+    if not 0 < minutes <= MAX_SOAK_MINUTES:
+        raise ValueError(f"--soak must be more than 0 and at most {MAX_SOAK_MINUTES} minutes")
+    with tempfile.TemporaryDirectory(prefix="kingme-soak-") as data_dir:
+        env = dict(os.environ, KINGME_DATA_DIR=data_dir, KINGME_ROOMS_PER_HOUR="1000")
+        env.pop("KINGME_DATABASE_URL", None)
+        env.pop("KINGME_REDIS_URL", None)
+        server = ServerProcess(env)
+        try:
+            server.wait_ready()
+            started = time.monotonic()
+            deadline = started + minutes * 60
+            asyncio.run(_churn(server.url, min(500, connects), deadline))  # warm up: imports, caches
+            before = server.memory_mb()
+            made = asyncio.run(_churn(server.url, connects, deadline))
+            time.sleep(1)  # let the server finish closing
+            after = server.memory_mb()
+            if before is None or after is None:
+                raise OSError("the server's memory cannot be read on this system (no /proc)")
+            return SoakFigures(made, time.monotonic() - started, before, after)
+        finally:
+            server.stop()
