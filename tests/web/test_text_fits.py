@@ -29,6 +29,12 @@ def assert_fits(play, where: str) -> None:
     assert not overflowing, f"{where}: {overflowing}"
 
 
+def open_dialog(play, hook: str) -> None:
+    """Click ``hook`` and wait for its dialog: some dialogs open only after a request."""
+    play.hook(hook).click()
+    expect(play.page.locator("dialog[open]")).to_have_count(1)
+
+
 def close_dialog(play) -> None:
     play.page.keyboard.press("Escape")
     expect(play.page.locator("dialog[open]")).to_have_count(0)
@@ -38,14 +44,14 @@ def close_dialog(play) -> None:
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_page_and_dialog_fits_its_text(new_play, language, viewport):
     play = new_play(viewport=viewport)
-    play.hook("open-settings").click()
+    open_dialog(play, "open-settings")
     play.hook("language").select_option(language)
     expect(play.page.locator("html")).to_have_attribute("lang", language)
     assert_fits(play, "settings")
     close_dialog(play)
     assert_fits(play, "the setup")
 
-    play.hook("open-help").click()
+    open_dialog(play, "open-help")
     for tab in play.page.get_by_role("tab").all():
         tab.click()
         assert_fits(play, f"help: {tab.text_content()}")
@@ -56,7 +62,7 @@ def test_every_page_and_dialog_fits_its_text(new_play, language, viewport):
     play.hook("pause").click()
     assert_fits(play, "paused")
     play.hook("resume").click()
-    play.hook("export-pdn").click()
+    open_dialog(play, "export-pdn")
     assert_fits(play, "PDN")
     close_dialog(play)
     play.hook("resign").click()

@@ -171,6 +171,12 @@ function show(puzzle) {
   renderPuzzle();
 }
 
+// Whether the puzzle view is still the one shown: a puzzle that arrives after the player went on
+// to another view must not take the address back.
+function stillShown() {
+  return document.documentElement.dataset.mode === "daily-puzzle";
+}
+
 // Open today's puzzle, a past day's ({ date }) or any puzzle ({ id }).
 export async function openPuzzle({ date = null, id = null } = {}) {
   // Built on first use: until then the page holds one board, so the web app's square hooks
@@ -185,7 +191,7 @@ export async function openPuzzle({ date = null, id = null } = {}) {
       today = current.date;
       if (!date && !id) {
         show(current);
-        hooks.navigate("/puzzle");
+        if (stillShown()) hooks.navigate("/puzzle");
         await loadArchive();
         return;
       }
@@ -193,7 +199,7 @@ export async function openPuzzle({ date = null, id = null } = {}) {
     }
     if (id) show(await request("GET", `/api/puzzles/${encodeURIComponent(id)}`));
     else show(await request("GET", `/api/daily/puzzle${date ? `?date=${encodeURIComponent(date)}` : ""}`));
-    hooks.navigate(date || id ? `/puzzle/${encodeURIComponent(game.puzzle.id)}` : "/puzzle");
+    if (stillShown()) hooks.navigate(date || id ? `/puzzle/${encodeURIComponent(game.puzzle.id)}` : "/puzzle");
   } catch (error) {
     hooks.onError(error);
   }
