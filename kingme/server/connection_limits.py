@@ -21,12 +21,7 @@ import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.auto import AutoWebSocketsProtocol
 
-
-def _whole(env: dict[str, str] | os._Environ[str], name: str, default: int, low: int, high: int) -> int:
-    text = env.get(name, str(default))
-    if not text.isdigit() or not low <= int(text) <= high:
-        raise ValueError(f"{name} must be a whole number from {low} to {high}, not {text!r}")
-    return int(text)
+from kingme.server.environment import whole_number
 
 
 @dataclass(frozen=True)
@@ -49,11 +44,11 @@ class ConnectionLimits:
     def from_env(cls, environ: dict[str, str] | None = None) -> ConnectionLimits:
         env = os.environ if environ is None else environ
         return cls(
-            header_bytes=_whole(env, "KINGME_MAX_HEADER_BYTES", cls.header_bytes, 1024, 1024 * 1024),
-            handshake_seconds=_whole(env, "KINGME_HANDSHAKE_TIMEOUT", cls.handshake_seconds, 1, 600),
-            idle_seconds=_whole(env, "KINGME_IDLE_TIMEOUT", cls.idle_seconds, 1, 600),
-            per_address=_whole(env, "KINGME_CONNECTIONS_PER_ADDRESS", cls.per_address, 1, 1_000_000),
-            total=_whole(env, "KINGME_MAX_CONNECTIONS", cls.total, 1, 1_000_000),
+            header_bytes=whole_number(env, "KINGME_MAX_HEADER_BYTES", cls.header_bytes, 1024, 1024 * 1024),
+            handshake_seconds=whole_number(env, "KINGME_HANDSHAKE_TIMEOUT", cls.handshake_seconds, 1, 600),
+            idle_seconds=whole_number(env, "KINGME_IDLE_TIMEOUT", cls.idle_seconds, 1, 600),
+            per_address=whole_number(env, "KINGME_CONNECTIONS_PER_ADDRESS", cls.per_address, 1, 1_000_000),
+            total=whole_number(env, "KINGME_MAX_CONNECTIONS", cls.total, 1, 1_000_000),
         )
 
 

@@ -26,6 +26,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from kingme.server.environment import whole_number
+
 log = logging.getLogger("kingme.pubsub")
 
 #: A channel every process follows (nothing is published on it yet).
@@ -107,9 +109,7 @@ class RedisOptions:
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> RedisOptions:
         env = os.environ if environ is None else environ
-        pool = env.get("KINGME_REDIS_POOL", str(cls.pool_size))
-        if not pool.isdigit() or not 1 <= int(pool) <= 1000:
-            raise ValueError(f"KINGME_REDIS_POOL must be a whole number from 1 to 1000, not {pool!r}")
+        pool = whole_number(env, "KINGME_REDIS_POOL", cls.pool_size, 1, 1000)
         timeout = env.get("KINGME_REDIS_TIMEOUT", str(cls.timeout))
         try:
             seconds = float(timeout)
@@ -117,7 +117,7 @@ class RedisOptions:
             seconds = -1.0
         if not 0.05 <= seconds <= 60:
             raise ValueError(f"KINGME_REDIS_TIMEOUT must be a number of seconds from 0.05 to 60, not {timeout!r}")
-        return cls(pool_size=int(pool), timeout=seconds)
+        return cls(pool_size=pool, timeout=seconds)
 
 
 class RedisPubSub:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from kingme.server.environment import whole_number
+
 
 @dataclass(frozen=True)
 class OnlineConfig:
@@ -34,11 +36,7 @@ class OnlineConfig:
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> OnlineConfig:
         env = os.environ if environ is None else environ
-        per_hour = env.get("KINGME_ROOMS_PER_HOUR", str(cls.rooms_per_hour))
-        if not per_hour.isdigit() or not 1 <= int(per_hour) <= 10**7:
-            raise ValueError(f"KINGME_ROOMS_PER_HOUR must be a whole number from 1 to 10000000, not {per_hour!r}")
-        rate = env.get("KINGME_MESSAGES_PER_SECOND", "10")
-        if not rate.isdigit() or not 1 <= int(rate) <= 10_000:
-            raise ValueError(f"KINGME_MESSAGES_PER_SECOND must be a whole number from 1 to 10000, not {rate!r}")
+        per_hour = whole_number(env, "KINGME_ROOMS_PER_HOUR", cls.rooms_per_hour, 1, 10**7)
+        rate = whole_number(env, "KINGME_MESSAGES_PER_SECOND", 10, 1, 10_000)
         origins = tuple(item.strip() for item in env.get("KINGME_ALLOWED_ORIGINS", "").split(",") if item.strip())
-        return cls(rooms_per_hour=int(per_hour), messages_per_second=float(rate), allowed_origins=origins)
+        return cls(rooms_per_hour=per_hour, messages_per_second=float(rate), allowed_origins=origins)

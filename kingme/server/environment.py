@@ -1,0 +1,20 @@
+"""Reading the server's settings from environment variables, with one error wording for all."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+
+def whole_number(env: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:
+    """``env[name]`` as a whole number in ``low..high`` (``default`` when unset); a ``ValueError``
+    naming the variable, the range and the bad text otherwise.
+
+    >>> whole_number({"N": "12"}, "N", 5, 1, 100)
+    12
+    >>> whole_number({}, "N", 5, 1, 100)
+    5
+    """
+    text = env.get(name, str(default))
+    if not text.isdigit() or not low <= int(text) <= high:
+        raise ValueError(f"{name} must be a whole number from {low} to {high}, not {text!r}")
+    return int(text)
