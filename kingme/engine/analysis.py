@@ -47,7 +47,7 @@ def _sides(board: Board) -> tuple[int, int]:
 
 def _recent_keys(game: Game) -> list[int]:
     """Keys of the positions since the last capture or man move, oldest first, the current one
-    excluded, capped at what the no-progress rule can still reach."""
+    excluded (``deepen`` keeps the last ones the no-progress rule can still reach)."""
     position = parse_fen(game.setup.fen)
     black, white, kings, black_to_move = position.black, position.white, position.kings, position.black_to_move
     keys: list[int] = []
@@ -61,7 +61,7 @@ def _recent_keys(game: Game) -> list[int]:
         own, opp, kings = (int(v) for v in core.play(own, opp, kings, black_to_move, origin, target, captured))
         black, white = (opp, own) if black_to_move else (own, opp)
         black_to_move = not black_to_move
-    return keys[-core.MAX_GAME_KEYS :]
+    return keys
 
 
 def _as_move(board: Board, origin: int, target: int, captured: int) -> Move:
@@ -111,11 +111,11 @@ def endgame_tables() -> egdb.Tables | None:
         return None
 
 
-def _database_result(board: Board, tables: egdb.Tables) -> SearchResult | None:
+def _database_result(board: Board, pieces: int, tables: egdb.Tables) -> SearchResult | None:
     """The database's move when the root position is in the tables: the fastest conversion of a
     win (so a won ending is won, never drawn by the 80-ply rule or a repetition), else a draw,
     else the longest defence."""
-    if bin(board.black | board.white).count("1") > tables.max_pieces:
+    if pieces > tables.max_pieces:
         return None
     value = egdb_moves.value(tables, board)
     best = egdb_moves.best_move(tables, board)
@@ -151,52 +151,85 @@ def analyse(
     if endings and board.variant.captures_compulsory and pieces <= ENDGAME_ROOT_PIECES:
         tables = endgame_tables()
     if tables is not None:
-        known = _database_result(board, tables)
+        known = _database_result(board, pieces, tables)
         if known is not None:
             return known
-    offsets, values = (tables.offsets, tables.values) if tables is not None else NO_TABLES
     own, opp = _sides(board)
+    compulsory = board.variant.captures_compulsory
+    work, bits, score, done = deepen(
+        own,
+        opp,
+        board.kings,
+        board.black_to_move,
+        game.quiet_plies,
+        _recent_keys(game),
+        depth,
+        nodes,
+        noise=noise,
+        full_eval=full_eval,
+        quiescence=quiescence,
+        compulsory=compulsory,
+        table_bits=table_bits,
+        tables=tables,
+    )
+    best = _as_move(board, *bits) if bits is not None else board.legal_moves()[0]
+    return SearchResult(best, score, done, int(work[core.NODES_AT]), _principal_variation(board, best, work, done))
+
+
+def deepen(
+    own: int,
+    opp: int,
+    kings: int,
+    black: bool,
+    quiet: int,
+    keys: list[int],
+    depth: int,
+    nodes: int,
+    *,
+    noise: dict[int, int] | None = None,
+    full_eval: bool = True,
+    quiescence: bool = True,
+    compulsory: bool = True,
+    table_bits: int = 20,
+    tables: egdb.Tables | None = None,
+) -> tuple[np.ndarray, tuple[int, int, int] | None, int, int]:
+    """Iterative deepening on bitboards, the loop behind ``analyse`` and self-play: the work
+    array (which holds the principal variation), the best root move as (from, to, captured)
+    bits (``None`` if no iteration got through its first move), its score, and the deepest
+    completed iteration. ``keys`` are the positions since the last capture or man move, oldest
+    first, the current one excluded; ``quiet`` counts the plies since then."""
+    offsets, values = (tables.offsets, tables.values) if tables is not None else NO_TABLES
     work = core.new_work(table_bits)
     work[core.BUDGET_AT] = nodes
-    work[core.COMPULSORY_AT] = board.variant.captures_compulsory
+    work[core.COMPULSORY_AT] = compulsory
     work[core.FULL_EVAL_AT] = full_eval
     work[core.QUIESCENCE_AT] = quiescence
-    keys = _recent_keys(game)
-    work[core.KEYS_AT : core.KEYS_AT + len(keys)] = keys
-    work[core.GAME_KEYS_AT] = len(keys)
+    recent = keys[-core.MAX_GAME_KEYS :]
+    work[core.KEYS_AT : core.KEYS_AT + len(recent)] = recent
+    work[core.GAME_KEYS_AT] = len(recent)
     work[core.ENDGAME_PIECES_AT] = tables.max_pieces if tables is not None else 0
     for code, offset in (noise or {}).items():
         work[core.NOISE_AT + code] = offset
-    best, score, done = board.legal_moves()[0], 0, 0
+    best: tuple[int, int, int] | None = None
+    score = done = 0
     for iteration in range(1, depth + 1):
         work[core.BEST_AT] = 0
         value = int(
             core.negamax(
-                own,
-                opp,
-                board.kings,
-                board.black_to_move,
-                iteration,
-                -core.INFINITY,
-                core.INFINITY,
-                0,
-                game.quiet_plies,
-                work,
-                offsets,
-                values,
+                own, opp, kings, black, iteration, -core.INFINITY, core.INFINITY, 0, quiet, work, offsets, values
             )
         )
         aborted = bool(work[core.ABORT_AT])
         if work[core.BEST_AT]:  # a partial iteration counts once its first root move is finished
             origin, target, captured = (int(v) for v in work[core.BEST_AT : core.BEST_AT + 3])
-            best = _as_move(board, origin, target, captured)
+            best = (origin, target, captured)
             score = value if not aborted else score
         if aborted:
             break
         done = iteration
         if abs(value) > core.MATE_BOUND:
             break
-    return SearchResult(best, score, done, int(work[core.NODES_AT]), _principal_variation(board, best, work, done))
+    return work, best, score, done
 
 
 def noise_codes(game: Game) -> list[int]:

@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from kingme.engine import search as core
-from kingme.engine.analysis import NO_TABLES
+from kingme.engine.analysis import deepen
 from kingme.engine.match import ballot_openings
 from kingme.engine.movegen import MOVE_SIZE, moves_base
 from kingme.game import Game
@@ -38,6 +38,8 @@ NOISY_PLIES = 16
 NOISE = 15
 #: A game this long is called a draw (real games between equal engines rarely pass 150 plies).
 MAX_PLIES = 220
+#: Iterations at most: the node budget stops the search long before.
+MAX_DEPTH = 63
 #: Transposition table of 2**16 entries: plenty at a few tens of thousands of nodes a move.
 TABLE_BITS = 16
 
@@ -58,35 +60,6 @@ def _start(index: int) -> tuple[int, int, int, bool]:
     _, moves = ballot_openings()[index % len(ballot_openings())]
     board = Game(moves=moves).board
     return board.black, board.white, board.kings, board.black_to_move
-
-
-def _best_move(
-    own: int, opp: int, kings: int, black: bool, quiet: int, keys: list[int], nodes: int, noise: dict[int, int]
-) -> tuple[int, int, int, int]:
-    """(from bit, to bit, captured bits, score) of the engine's choice, searched by iterative
-    deepening within ``nodes``."""
-    work = core.new_work(TABLE_BITS)
-    work[core.BUDGET_AT] = nodes
-    work[core.COMPULSORY_AT] = 1
-    work[core.FULL_EVAL_AT] = 1
-    work[core.QUIESCENCE_AT] = 1
-    recent = keys[-core.MAX_GAME_KEYS :]
-    work[core.KEYS_AT : core.KEYS_AT + len(recent)] = recent
-    work[core.GAME_KEYS_AT] = len(recent)
-    for code, offset in noise.items():
-        work[core.NOISE_AT + code] = offset
-    best = (0, 0, 0, 0)
-    for depth in range(1, 64):
-        work[core.BEST_AT] = 0
-        value = int(
-            core.negamax(own, opp, kings, black, depth, -core.INFINITY, core.INFINITY, 0, quiet, work, *NO_TABLES)
-        )
-        if work[core.BEST_AT]:
-            origin, target, captured = (int(v) for v in work[core.BEST_AT : core.BEST_AT + 3])
-            best = (origin, target, captured, value if not work[core.ABORT_AT] else best[3])
-        if work[core.ABORT_AT] or abs(value) > core.MATE_BOUND:
-            break
-    return best
 
 
 def play_game(index: int, nodes: int) -> list[Position]:
@@ -120,7 +93,11 @@ def play_game(index: int, nodes: int) -> list[Position]:
             m = moves_base(0)
             origin, target, captured = (int(v) for v in buffer[m : m + 3])
         else:
-            origin, target, captured, _ = _best_move(own, opp, kings, black, quiet, [*keys, key], nodes, noise)
+            _, bits, _, _ = deepen(
+                own, opp, kings, black, quiet, [*keys, key], MAX_DEPTH, nodes, noise=noise, table_bits=TABLE_BITS
+            )
+            assert bits is not None, "a search of a few hundred nodes finishes its first root move"
+            origin, target, captured = bits
         keys.append(key)
         if captured or not kings & origin:
             keys.clear()
@@ -136,27 +113,21 @@ def play_game(index: int, nodes: int) -> list[Position]:
     return positions
 
 
-def _batches_done(path: Path) -> int:
-    """Whole batches in ``path``: a batch is a header line ``# batch N`` followed by its rows and
-    closed by ``# end N``; anything after the last ``# end`` is an interrupted batch."""
+def _resume(path: Path) -> int:
+    """Cut ``path`` after its last complete batch (a header line ``# batch N``, its rows, and
+    ``# end N``; anything after the last ``# end`` is a batch a crash interrupted) and return the
+    number of the batch to play next."""
     if not path.exists():
         return 0
-    done = 0
-    with path.open() as rows:
-        for line in rows:
-            if line.startswith("# end "):
-                done = int(line.split()[2]) + 1
-    return done
-
-
-def _truncate_after_last_batch(path: Path) -> None:
-    if not path.exists():
-        return
     text = path.read_text()
     cut = text.rfind("# end ")
-    keep = 0 if cut < 0 else text.index("\n", cut) + 1
-    if keep != len(text):
-        path.write_text(text[:keep])
+    if cut < 0:
+        path.write_text("")
+        return 0
+    line_end = text.index("\n", cut)
+    if line_end + 1 != len(text):
+        path.write_text(text[: line_end + 1])
+    return int(text[cut:line_end].split()[2]) + 1
 
 
 def generate(
@@ -173,8 +144,7 @@ def generate(
     (each worker writes its own file). Returns the batches written by this call.
 
     A row is ``black white kings side result`` (hex bits, ``b``/``w``, result for Black)."""
-    _truncate_after_last_batch(path)
-    start = _batches_done(path)
+    start = _resume(path)
     total = (games + batch - 1) // batch
     written = 0
     with path.open("a") as out:
