@@ -115,7 +115,7 @@ def _load_weights() -> np.ndarray:
     return table
 
 
-def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     cone = np.zeros(32, dtype=np.int64)
     rows = np.zeros(32, dtype=np.int64)
     cols = np.zeros(32, dtype=np.int64)
@@ -128,13 +128,13 @@ def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarra
             if r > row and abs(c - col) <= (r - row) + 1:
                 cone[square] |= 1 << other
     ternary = np.array([sum(3**i for i in range(4) if bits >> i & 1) for bits in range(16)], dtype=np.int64)
-    left = sum(1 << s for s in range(32) if cols[s] < 4)
-    return cone, rows, cols, ternary, np.array([left], dtype=np.int64)
+    return cone, rows, cols, ternary
 
 
 WEIGHTS = _load_weights()
-CONE, ROW, COLUMN, TERNARY, _LEFT = _tables()
-LEFT_HALF = int(_LEFT[0])
+CONE, ROW, COLUMN, TERNARY = _tables()
+#: The squares in columns 0 to 3: one half of the board, for the balance between the wings.
+LEFT_HALF = sum(1 << s for s in range(32) if COLUMN[s] < 4)
 #: Squares 1 and 5, 28 and 32.
 DOUBLE_CORNERS = (1 << 0) | (1 << 4) | (1 << 27) | (1 << 31)
 
