@@ -81,6 +81,15 @@ def guarded_protocols(limits: ConnectionLimits) -> tuple[type[asyncio.Protocol],
     def address_of(protocol: Any) -> str:
         return protocol.client[0] if protocol.client else ""
 
+    def release(protocol: Any) -> None:
+        """Stop counting ``protocol``'s connection against its address (once)."""
+        if protocol._counted:
+            protocol._counted = False
+            address = address_of(protocol)
+            open_by_address[address] -= 1
+            if open_by_address[address] <= 0:
+                del open_by_address[address]
+
     class GuardedHTTP(H11Protocol):
         """h11 with a deadline on the request head and a cap per client address."""
 
@@ -124,19 +133,11 @@ def guarded_protocols(limits: ConnectionLimits) -> tuple[type[asyncio.Protocol],
         def connection_lost(self, exc: Exception | None) -> None:
             super().connection_lost(exc)
             self._cancel_head_timer()
-            self._release()
-
-        def _release(self) -> None:
-            if self._counted:
-                self._counted = False
-                address = address_of(self)
-                open_by_address[address] -= 1
-                if open_by_address[address] <= 0:
-                    del open_by_address[address]
+            release(self)
 
         def handle_websocket_upgrade(self, event: h11.Request) -> None:
             self._cancel_head_timer()
-            self._release()  # the WebSocket protocol counts the connection from here on
+            release(self)  # the WebSocket protocol counts the connection from here on
             super().handle_websocket_upgrade(event)
 
         def send_400_response(self, msg: str) -> None:
@@ -169,11 +170,6 @@ def guarded_protocols(limits: ConnectionLimits) -> tuple[type[asyncio.Protocol],
 
         def connection_lost(self, exc: Exception | None) -> None:
             super().connection_lost(exc)
-            if self._counted:
-                self._counted = False
-                address = address_of(self)
-                open_by_address[address] -= 1
-                if open_by_address[address] <= 0:
-                    del open_by_address[address]
+            release(self)
 
     return GuardedHTTP, GuardedWebSocket
