@@ -15,11 +15,11 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import TextIO
 
-from kingme.engine.daily import DayError, parse_day, utc_today
-from kingme.engine.puzzles.analysis import VERIFY_DEPTH
-from kingme.engine.puzzles.calendar import WARNING_DAYS
-from kingme.engine.puzzles.collection import Collection, calendar_path, stored_path
-from kingme.engine.puzzles.model import Puzzle, PuzzleError
+from kingme.daily.daily_game import DayError, parse_day, utc_today
+from kingme.daily.puzzles.analysis import VERIFY_DEPTH
+from kingme.daily.puzzles.calendar import WARNING_DAYS
+from kingme.daily.puzzles.collection import Collection, calendar_path, stored_path
+from kingme.daily.puzzles.model import Puzzle, PuzzleError
 
 _BAR_WIDTH = 30
 #: The most days ``kingme puzzles calendar`` prints at once (ten years).
@@ -73,8 +73,8 @@ def _positive(text: str) -> int:
 
 
 def _run_generate(args: argparse.Namespace) -> int:
-    from kingme.engine.puzzles.classics import verified_classics
-    from kingme.engine.puzzles.generator import GeneratorBudget, generate
+    from kingme.daily.puzzles.classics import verified_classics
+    from kingme.daily.puzzles.generator import GeneratorBudget, generate
 
     path: Path = args.output
     if args.fresh and calendar_path(path).exists():
@@ -127,7 +127,7 @@ def _write(path: Path, text: str) -> None:
 
 
 def _run_verify(args: argparse.Namespace) -> int:
-    from kingme.engine.puzzles.verifier import verify
+    from kingme.daily.puzzles.verifier import verify
 
     collection = Collection.from_path(args.file)
     puzzles = collection.puzzles

@@ -14,8 +14,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from kingme.daily.daily_game import refuse_in_daily
 from kingme.engine import LEVELS
-from kingme.engine.daily import refuse_in_daily
 from kingme.game import DEFAULT_SEED, POSITIONS, UNDO_LIMIT, Game, Setup
 from kingme.game.pdn import game_to_pdn, games_from_pdn
 from kingme.game.setup import MAX_SEED_LENGTH

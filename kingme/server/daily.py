@@ -2,7 +2,7 @@
 
 The daily game is an ordinary one-device game (the browser plays it through ``/api/computer``)
 whose setup comes from ``/api/daily/game``; the game API refuses takebacks, hints and other
-levels for it with ``kingme.engine.daily.refuse_in_daily``. Puzzles are stateless like games: the
+levels for it with ``kingme.daily.daily_game.refuse_in_daily``. Puzzles are stateless like games: the
 browser sends how many plies of the solution are on the board and its move, and the answer says
 whether it was right, with the defender's reply from the solution line. The solution itself is
 never sent, only the next move when a hint is asked for.
@@ -17,10 +17,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from kingme.engine.daily import daily_game, parse_day, utc_today
-from kingme.engine.puzzles import Collection, Puzzle, PuzzleError, stored_collection
-from kingme.engine.puzzles.collection import FIRST_DAY, MAX_ARCHIVE_DAYS
-from kingme.engine.puzzles.solving import attempt, expected_move
+from kingme.daily.daily_game import daily_game, parse_day, utc_today
+from kingme.daily.puzzles import Collection, Puzzle, PuzzleError, stored_collection
+from kingme.daily.puzzles.collection import FIRST_DAY, MAX_ARCHIVE_DAYS
+from kingme.daily.puzzles.solving import attempt, expected_move
 from kingme.game import Game, Setup
 from kingme.server.api import BadRequest, read_json
 from kingme.server.extension import Extension

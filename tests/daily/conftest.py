@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from kingme.daily.puzzles import Collection, Puzzle
 from kingme.engine import choose_move
-from kingme.engine.puzzles import Collection, Puzzle
 from kingme.game import Game
 from kingme.server.app import create_app
 from kingme.server.settings import Settings

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from kingme.cli import main
-from kingme.engine.puzzles import FIRST_DAY, Collection, Puzzle, PuzzleError, stored_collection
-from kingme.engine.puzzles.calendar import Calendar
-from kingme.engine.puzzles.collection import calendar_path, stored_path
-from kingme.engine.puzzles.weekly import THEMES, rating, theme
+from kingme.daily.puzzles import FIRST_DAY, Collection, Puzzle, PuzzleError, stored_collection
+from kingme.daily.puzzles.calendar import Calendar
+from kingme.daily.puzzles.collection import calendar_path, stored_path
+from kingme.daily.puzzles.weekly import THEMES, rating, theme
 from kingme.rules import Board
 
 from .conftest import small_collection

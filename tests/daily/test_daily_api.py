@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from starlette.testclient import TestClient
 
-from kingme.engine.daily import daily_game
+from kingme.daily.daily_game import daily_game
 from kingme.game import Game
 
 from .conftest import TODAY
@@ -140,7 +140,7 @@ def test_a_body_that_is_not_json_is_refused(client: TestClient) -> None:
 
 
 def test_every_puzzle_of_the_stored_collection_is_served_and_its_first_move_accepted(client: TestClient) -> None:
-    from kingme.engine.puzzles import stored_collection
+    from kingme.daily.puzzles import stored_collection
 
     client.app.state.puzzles = None  # the package's own collection
     today = client.get("/api/daily/puzzle").json()
@@ -153,7 +153,7 @@ def test_every_puzzle_of_the_stored_collection_is_served_and_its_first_move_acce
 def test_the_stored_calendar_serves_past_days_and_still_a_puzzle_after_its_end(client: TestClient) -> None:
     from datetime import timedelta
 
-    from kingme.engine.puzzles import stored_collection
+    from kingme.daily.puzzles import stored_collection
 
     client.app.state.puzzles = None  # the package's own collection and calendar
     calendar = stored_collection().schedule

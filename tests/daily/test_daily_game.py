@@ -6,8 +6,8 @@ from datetime import UTC, date, datetime, timedelta, timezone
 
 import pytest
 
+from kingme.daily.daily_game import DayError, daily_game, is_daily_setup, parse_day, player_color, utc_today
 from kingme.engine import choose_move
-from kingme.engine.daily import DayError, daily_game, is_daily_setup, parse_day, player_color, utc_today
 from kingme.game import Game, Setup
 from kingme.rules import START_FEN
 

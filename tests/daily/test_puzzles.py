@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from kingme.cli import main
-from kingme.engine.puzzles import FIRST_DAY, Collection, Puzzle, PuzzleError, stored_collection
-from kingme.engine.puzzles.solving import attempt, expected_move
-from kingme.engine.puzzles.verifier import check_line, check_puzzle
+from kingme.daily.puzzles import FIRST_DAY, Collection, Puzzle, PuzzleError, stored_collection
+from kingme.daily.puzzles.solving import attempt, expected_move
+from kingme.daily.puzzles.verifier import check_line, check_puzzle
 
 from .conftest import small_collection
 

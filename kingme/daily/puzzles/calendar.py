@@ -23,8 +23,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from kingme.engine.puzzles.model import Puzzle, PuzzleError
-from kingme.engine.puzzles.weekly import pick_week
+from kingme.daily.puzzles.model import Puzzle, PuzzleError
+from kingme.daily.puzzles.weekly import pick_week
 
 #: The first day with a puzzle of the day; the archive starts here.
 FIRST_DAY = date(2026, 1, 1)
@@ -66,7 +66,7 @@ class Calendar:
         The days up to ``today`` that it did not cover are written down first with the puzzle
         they were shown (a repeat, see the module), so that no day that has come changes. Then
         each week (Monday to Sunday; the first one may start mid-week) takes its puzzles from
-        ``kingme.engine.puzzles.weekly.pick_week``; a week is only added when it can be filled.
+        ``kingme.daily.puzzles.weekly.pick_week``; a week is only added when it can be filled.
         """
         ids = list(self.ids)
         ids += [self.puzzle_id(FIRST_DAY + timedelta(n)) for n in range(len(ids), (today - FIRST_DAY).days + 1)]

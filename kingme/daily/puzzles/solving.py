@@ -5,7 +5,7 @@ the solver is to move), so it needs no storage. A right move brings the defender
 the solution line; a wrong (but legal) move is told and changes nothing, so it can be retried.
 A wrong move that the puzzle lists as a slower win is told as such (``slower``).
 
->>> from kingme.engine.puzzles.model import Puzzle
+>>> from kingme.daily.puzzles.model import Puzzle
 >>> p = Puzzle("demo", "B:W14,23:B9", ("9x18x27",), "Double jump")
 >>> attempt(p, 0, "9x27").solved
 True
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kingme.engine.puzzles.model import Puzzle, PuzzleError
+from kingme.daily.puzzles.model import Puzzle, PuzzleError
 from kingme.rules import Move
 
 

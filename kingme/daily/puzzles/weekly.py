@@ -5,7 +5,7 @@ Like newspaper puzzles, a week starts easy and ends hardest: its puzzles are sho
 calendar can be extended without searching again:
 
 - 100 per step of the stored difficulty (easy 0, medium 100, hard 200), which is the shallowest
-  search that sees the key move (see ``kingme.engine.puzzles.generator.difficulty``);
+  search that sees the key move (see ``kingme.daily.puzzles.generator.difficulty``);
 - 10 per solver's move after the first (a longer line is more to see);
 - 15 when the key move captures nothing (a quiet start is harder to find than a capture).
 
@@ -14,7 +14,7 @@ of the ``THEMES`` that has one left, then fills its other days with the earliest
 whatever their theme. A week of seven so holds a shot, a quiet move, a breakthrough and an
 ending while the collection has them, and each theme is used up at about the pace it is found.
 
->>> from kingme.engine.puzzles.model import Puzzle
+>>> from kingme.daily.puzzles.model import Puzzle
 >>> p = Puzzle("demo", "B:W14,23:B9", ("9x18x27",), "Double jump", "", "easy")
 >>> theme(p), rating(p)
 ('ending', 0)
@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 
-from kingme.engine.puzzles.model import DIFFICULTIES, Puzzle
+from kingme.daily.puzzles.model import DIFFICULTIES, Puzzle
 from kingme.rules import Board
 
 #: The themes of a week, in the order a week draws them.

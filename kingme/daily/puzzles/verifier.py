@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from kingme.daily.puzzles.analysis import DECISIVE, VERIFY_DEPTH, exact_scores, exact_table, score_moves
+from kingme.daily.puzzles.model import Puzzle
 from kingme.engine.endgame import Endgame
-from kingme.engine.puzzles.analysis import DECISIVE, VERIFY_DEPTH, exact_scores, exact_table, score_moves
-from kingme.engine.puzzles.model import Puzzle
 from kingme.engine.search import MATE
 from kingme.rules import Board
 

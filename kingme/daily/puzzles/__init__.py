@@ -5,7 +5,7 @@ scores every root move with the engine's search; ``generator`` finds new puzzles
 games and ``verifier`` re-solves stored ones; ``classics`` holds the published positions.
 """
 
-from kingme.engine.puzzles.collection import FIRST_DAY, Collection, stored_collection
-from kingme.engine.puzzles.model import DIFFICULTIES, Puzzle, PuzzleError
+from kingme.daily.puzzles.collection import FIRST_DAY, Collection, stored_collection
+from kingme.daily.puzzles.model import DIFFICULTIES, Puzzle, PuzzleError
 
 __all__ = ["DIFFICULTIES", "FIRST_DAY", "Collection", "Puzzle", "PuzzleError", "stored_collection"]

@@ -16,8 +16,8 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from kingme.engine.puzzles.calendar import FIRST_DAY, Calendar
-from kingme.engine.puzzles.model import Puzzle, PuzzleError
+from kingme.daily.puzzles.calendar import FIRST_DAY, Calendar
+from kingme.daily.puzzles.model import Puzzle, PuzzleError
 
 __all__ = ["FIRST_DAY", "MAX_ARCHIVE_DAYS", "Collection", "calendar_path", "stored_collection", "stored_path"]
 
@@ -105,7 +105,7 @@ class Collection:
 
 def stored_path() -> Path:
     """Where the package keeps its collection (written by ``kingme puzzles generate``)."""
-    return Path(str(resources.files("kingme.engine.puzzles").joinpath("data", "puzzles.json")))
+    return Path(str(resources.files("kingme.daily.puzzles").joinpath("data", "puzzles.json")))
 
 
 def calendar_path(collection: Path) -> Path:
@@ -116,6 +116,6 @@ def calendar_path(collection: Path) -> Path:
 @cache
 def stored_collection() -> Collection:
     """The package's collection with its calendar, read once per process."""
-    data = resources.files("kingme.engine.puzzles").joinpath("data")
+    data = resources.files("kingme.daily.puzzles").joinpath("data")
     calendar = Calendar.from_text(data.joinpath("calendar.txt").read_text(encoding="utf-8"))
     return Collection.from_json(data.joinpath("puzzles.json").read_text(encoding="utf-8"), calendar)

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from kingme.engine.puzzles.analysis import VERIFY_DEPTH
-from kingme.engine.puzzles.model import Puzzle
-from kingme.engine.puzzles.verifier import judge
+from kingme.daily.puzzles.analysis import VERIFY_DEPTH
+from kingme.daily.puzzles.model import Puzzle
+from kingme.daily.puzzles.verifier import judge
 
 Progress = Callable[[int, int], None]
 

@@ -22,10 +22,7 @@ import hashlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from kingme.engine.analysis import analyse
-from kingme.engine.levels import check_level
-from kingme.engine.player import choose_move
-from kingme.engine.puzzles.analysis import (
+from kingme.daily.puzzles.analysis import (
     DECISIVE,
     NODE_BUDGET,
     QUIET,
@@ -35,7 +32,10 @@ from kingme.engine.puzzles.analysis import (
     best_reply,
     score_moves,
 )
-from kingme.engine.puzzles.model import Puzzle
+from kingme.daily.puzzles.model import Puzzle
+from kingme.engine.analysis import analyse
+from kingme.engine.levels import check_level
+from kingme.engine.player import choose_move
 from kingme.game import Game, Setup
 from kingme.rules import Board, Color, Move
 
