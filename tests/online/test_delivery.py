@@ -27,7 +27,18 @@ class Bus:
     def __init__(self) -> None:
         self.members: list[BusPubSub] = []
         self.losing = False
+        #: Messages between processes wait here while this is not None (a slow Redis).
+        self.held: list[tuple[BusPubSub, str, str]] | None = None
         self.counters: dict[str, int] = {}
+
+    def hold(self) -> None:
+        """Messages between processes wait until ``release`` (each process still hears its own)."""
+        self.held = []
+
+    def release(self) -> None:
+        held, self.held = self.held or [], None
+        for member, name, message in held:
+            member.handler(name, message)
 
     async def recover(self) -> None:
         """Sending works again: every member reports the channels it could not send to."""
@@ -69,7 +80,10 @@ class BusPubSub:
             return
         for member in self.bus.members:
             if member is not self:
-                member.handler(name, message)
+                if self.bus.held is None:
+                    member.handler(name, message)
+                else:
+                    self.bus.held.append((member, name, message))
 
 
 class Player:
@@ -86,6 +100,10 @@ class Player:
 
         self.client = Client(send, close, service.config)
         self.writer = asyncio.create_task(self.client.write())
+
+    def events(self) -> list[int]:
+        """The numbers of the events received so far, in order."""
+        return [message["n"] for message in self.received if message["type"] == "event"]
 
     async def hello(self, seat: Seat) -> None:
         await self.service.connect(self.client, seat.room, Message("hello", {"token": seat.token}))
@@ -119,6 +137,7 @@ class Pair:
     room: str
     black: Player
     white: Player
+    black_seat: Seat
 
 
 @asynccontextmanager
@@ -135,7 +154,7 @@ async def two_processes(tmp_path: Path, **options: Any) -> AsyncIterator[Pair]:
     await black.hello(created)
     await white.hello(joined)
     try:
-        yield Pair(bus, a, b, created.room, black, white)
+        yield Pair(bus, a, b, created.room, black, white, created)
     finally:
         for player in (black, white):
             await player.leave()
@@ -213,6 +232,8 @@ def test_a_skipped_event_number_makes_the_process_catch_its_clients_up(tmp_path,
             welcome = await pair.white.wait_for(shows(4))
             assert welcome["type"] == "welcome" and [e["n"] for e in welcome["missed"]] == [3, 4]
 
+    run(scenario())
+
 
 def test_a_move_refused_on_a_stale_copy_is_decided_again_on_the_stored_room(tmp_path, run):
     async def scenario() -> None:
@@ -222,6 +243,8 @@ def test_a_move_refused_on_a_stale_copy_is_decided_again_on_the_stored_room(tmp_
             await pair.white.move("22-18", "w1")  # yet White's reply is played, not refused
             await pair.white.wait_for(is_ack("w1"))
             assert not [m for m in pair.white.received if m["type"] == "error"]
+
+    run(scenario())
 
     run(scenario())
 
@@ -236,6 +259,45 @@ def test_the_database_is_checked_now_and_then_so_a_lost_broadcast_is_caught_up(t
                 await pair.white.wait_for(shows(3))
             finally:
                 checking.cancel()
+
+    run(scenario())
+
+
+def test_a_client_welcomed_ahead_of_the_others_does_not_hide_the_event_from_them(tmp_path, run):
+    async def scenario() -> None:
+        async with two_processes(tmp_path) as pair:
+            twin = Player(pair.b)  # Black's second tab, on White's process
+            await twin.hello(pair.black_seat)
+            pair.bus.hold()  # Black's move reaches White's process late...
+            await pair.black.move("11-15", "b1")
+            await pair.b.resync(twin.client, 2)  # ... after the twin, syncing, was shown it
+            await twin.wait_for(shows(3))
+            pair.bus.release()
+            # White, on the same process, still gets the move; the twin does not get it twice.
+            await pair.white.wait_for(shows(3))
+            await pair.white.move("22-18", "w1")
+            await twin.wait_for(shows(4))
+            assert twin.events() == [4]
+            await twin.leave()
+
+    run(scenario())
+
+
+def test_the_version_check_catches_up_a_client_even_when_another_here_is_up_to_date(tmp_path, run):
+    async def scenario() -> None:
+        async with two_processes(tmp_path, version_check_seconds=0.05) as pair:
+            twin = Player(pair.b)
+            await twin.hello(pair.black_seat)
+            pair.bus.losing = True  # Black's move never reaches White's process...
+            await pair.black.move("11-15", "b1")
+            await pair.b.resync(twin.client, 2)  # ... but the twin, syncing, reads it
+            checking = asyncio.create_task(pair.b.check_versions())
+            try:
+                welcome = await pair.white.wait_for(shows(3))
+                assert [e["n"] for e in welcome["missed"]] == [3]
+            finally:
+                checking.cancel()
+            await twin.leave()
 
     run(scenario())
 

@@ -141,11 +141,6 @@ def test_a_player_whose_process_dies_reconnects_to_the_other_and_finishes(cluste
     assert len({move_id for move_id, _ in stored}) == len(stored)
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="known bug (issue 12): in about one run in seven, the opponent on the other process never "
-    "sees the racing winner's move within 10 s, not even through the 2 s version check; open, not hidden",
-)
 def test_two_moves_racing_from_two_processes_exactly_one_wins(cluster, postgres_url, run):
     first, second = cluster
 

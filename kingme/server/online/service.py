@@ -8,12 +8,13 @@ fails, another process changed the room first: the request is refused with ``con
 copy here is dropped and the client gets the current state.
 
 Delivery between processes cannot fail silently. Every broadcast carries the room's version
-(its event number); a process remembers the highest version it has heard of and the highest
-it has brought its clients to. A copy older than what was heard is never used (it is loaded
-again), an event that skips a number makes the process catch its clients up from the
-database, rooms whose broadcasts could not be sent are announced again when Redis answers,
-and, with several processes, the versions of the rooms with clients here are compared with
-the database every few seconds, so a lost message costs at most that long.
+(its event number); a process remembers the highest version it has heard of, and each client
+the version it has been brought to (one client's welcome must not hide an event from
+another). A copy older than what was heard is never used (it is loaded again), an event that
+skips a client's number makes the process catch its clients up from the database, rooms
+whose broadcasts could not be sent are announced again when Redis answers, and, with several
+processes, the versions of the rooms with clients here are compared with the database every
+few seconds, so a lost message costs at most that long.
 """
 
 from __future__ import annotations
@@ -106,9 +107,17 @@ class Client:
         self.bucket = TokenBucket(config.messages_per_second, config.message_burst)
         self.room_id: str | None = None
         self.player: int | None = None
-        #: Whether the client has its welcome; events before it are in the welcome's state.
-        self.greeted = False
+        #: The room version this client has been brought to: None until its welcome, then the
+        #: welcome's version, then each event forwarded. It is kept per client, not per room,
+        #: because a welcome (after a sync or a refused move) brings one client ahead of the
+        #: others: a broadcast arriving after it is news to them and not to this client.
+        self.version: int | None = None
         self.closed = False
+
+    @property
+    def greeted(self) -> bool:
+        """Whether the client has its welcome; events before it are in the welcome's state."""
+        return self.version is not None
 
     def send(self, text: str) -> None:
         if self.closed:
@@ -160,10 +169,9 @@ class OnlineService:
         self.clients: dict[str, set[Client]] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._presence: dict[str, dict[str, tuple[float, dict[str, int]]]] = {}
-        #: Highest version heard of, by room (from this process or another).
+        #: Highest version heard of, by room (from this process or another); each client
+        #: knows the version it has been brought to (``Client.version``).
         self._heard: dict[str, int] = {}
-        #: Highest version this process's clients of a room have been brought to.
-        self._delivered: dict[str, int] = {}
         #: Rooms whose clients are being caught up from the database, and whose presence is due.
         self._catching_up: set[str] = set()
         self._presence_due: set[str] = set()
@@ -359,8 +367,8 @@ class OnlineService:
             events = [event for event in events if event.number <= room.version]
             if len(events) <= self.config.max_missed:
                 missed = [{"n": e.number, "kind": e.kind, "data": e.data} for e in events]
-        # From here to ``greeted`` nothing awaits: every later event reaches this client, every
-        # earlier one is in the state sent now.
+        # From here to setting its version nothing awaits: every later event reaches this
+        # client, every earlier one is in the state sent now.
         client.send(
             json.dumps(
                 {
@@ -373,9 +381,7 @@ class OnlineService:
                 }
             )
         )
-        client.greeted = True
-        if room.version > self._delivered.get(room.id, 0):
-            self._delivered[room.id] = room.version
+        client.version = room.version
 
     async def resync(self, client: Client, last_event: int | None) -> None:
         """A client that saw a gap in event numbers asks again: the same answer as a reconnect,
@@ -395,7 +401,6 @@ class OnlineService:
             self._evict(room_id)
             self._presence.pop(room_id, None)
             self._heard.pop(room_id, None)
-            self._delivered.pop(room_id, None)
             for player in PLAYERS:
                 self._seat_buckets.pop((room_id, player), None)
             self._forget_lock(room_id)
@@ -553,37 +558,40 @@ class OnlineService:
                 self._evict(room_id)
         elif room is not None and number > room.version:
             self._evict(room_id)  # a gap: the next request reads the room again
-        delivered = self._delivered.get(room_id)
-        if delivered is None or number == delivered + 1:
-            if room_id in self._delivered:
-                self._delivered[room_id] = number
-            for client in self.clients.get(room_id, ()):
-                if client.greeted:
-                    client.send(wire)
-        elif number > delivered:
+        gap = False
+        for client in self.clients.get(room_id, ()):
+            if client.version is None or client.version >= number:
+                continue  # not welcomed yet, or its welcome already showed this event
+            if client.version == number - 1:
+                client.send(wire)
+                client.version = number
+            else:
+                gap = True
+        if gap:
             self._on_version(room_id, number)
 
+    def _behind(self, room_id: str, version: int) -> list[Client]:
+        """The welcomed clients of a room here that have not been brought to ``version``."""
+        return [c for c in self.clients.get(room_id, ()) if c.version is not None and c.version < version]
+
     def _on_version(self, room_id: str, version: int) -> None:
-        """The room has reached ``version``: catch up the clients here if they are behind it."""
+        """The room has reached ``version``: catch up the clients here that are behind it."""
         self._hear(room_id, version)
-        if version > self._delivered.get(room_id, version) and room_id not in self._catching_up:
+        if room_id not in self._catching_up and self._behind(room_id, version):
             self._catching_up.add(room_id)
             self._spawn(self._catch_up(room_id))
 
     async def _catch_up(self, room_id: str) -> None:
-        """Bring this process's clients of a room to the database's version: each gets a
-        welcome with the events it missed, as if it had reconnected."""
+        """Bring this process's clients of a room to the database's version: each client
+        behind gets a welcome with the events it missed, as if it had reconnected. Events heard
+        of while this runs are caught up too (their own request to catch up found it running)."""
         try:
             async with self._lock(room_id):
-                if not self.clients.get(room_id):
-                    return
-                room = await self._load(room_id, fresh=True)
-                since = self._delivered.get(room_id, room.version)
-                if room.version <= since:
-                    return
-                for client in list(self.clients.get(room_id, ())):
-                    if client.greeted:
-                        await self._welcome(client, room, since)
+                while behind := self._behind(room_id, self._heard.get(room_id, 0)):
+                    room = await self._load(room_id, fresh=True)
+                    for client in behind:
+                        if client.version is not None and client.version < room.version:
+                            await self._welcome(client, room, client.version)
         except Exception:  # the next check or event tries again
             log.exception("catching up the clients of room %s failed", room_id)
         finally:
@@ -620,7 +628,7 @@ class OnlineService:
             return
         while True:
             await asyncio.sleep(self.config.version_check_seconds)
-            rooms = [room_id for room_id in self._delivered if self.clients.get(room_id)]
+            rooms = [room_id for room_id, clients in self.clients.items() if clients]
             try:
                 versions = await self.store.versions(rooms)
             except Exception as error:
