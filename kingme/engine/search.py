@@ -17,6 +17,8 @@ What the search knows:
   variation search with killer and history move ordering;
 - late move reductions: in a null-window node, quiet moves after the first three are searched a
   ply less, and again at full depth if they beat alpha;
+- truncation: a null-window node whose static evaluation is far outside its window is searched
+  shallower (``_truncation``), so the depth goes where the score is close;
 - quiescence: at depth 0 a side with a capture goes on capturing (every capture in American
   rules, where it is forced; captures or stand pat in casual), so forced sequences are read to
   the end; a position with a single legal move does not use up depth;
@@ -81,6 +83,14 @@ LATE_MOVE_DEPTH = 2
 #: ... and only with more pieces than this on the board: in the endgame every king move counts
 #: (two kings took 47 plies to catch a lone king with reductions there, 19 without).
 LATE_MOVE_PIECES = 8
+#: Truncation (Cake's eval-window truncation, in whole plies): a scout node whose static
+#: evaluation lies outside its window is searched one ply less for every ``TRUNCATION_STEP`` of
+#: that distance, at most ``TRUNCATION_MOST`` plies and never below one ply. Far from the window
+#: the result is rarely in doubt, so the depth saved there goes where the score is close. Cake
+#: truncates a quarter ply per 16 points beyond 20 (a man is about 100), up to 2.5 plies a
+#: node; not in capture positions, which the search reads in full, nor here in the endgame.
+TRUNCATION_STEP = 64
+TRUNCATION_MOST = 2
 
 # Header fields.
 NODES_AT = MOVES_END
@@ -318,6 +328,8 @@ def negamax(
     original_alpha = alpha
     scout = beta - alpha == 1  # a null-window node: off the principal variation
     crowded = popcount(own | opp) > LATE_MOVE_PIECES
+    if scout and crowded and depth > 1 and n > 1 and not jumping and -DATABASE_WIN < alpha < DATABASE_WIN:
+        depth -= _truncation(evaluate(own, opp, kings, black, full), alpha, beta, depth)
     best_code = 0
     child_depth = depth - 1 if depth > 0 and n > 1 else depth
     for k in range(n):
@@ -378,6 +390,13 @@ def negamax(
     flag = UPPER if best <= original_alpha else (LOWER if best >= beta else EXACT)
     _store(W, key, depth, flag, best, best_code, ply)
     return best
+
+
+@njit(cache=True)
+def _truncation(static: int, alpha: int, beta: int, depth: int) -> int:
+    """The plies a scout node of ``depth`` gives up because ``static`` is far from its window."""
+    distance = max(static - beta, alpha - static, 0)
+    return min(distance // TRUNCATION_STEP, TRUNCATION_MOST, depth - 1)
 
 
 @njit(cache=True)

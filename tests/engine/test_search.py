@@ -7,6 +7,7 @@ import random
 from kingme.engine import choose_move
 from kingme.engine.analysis import analyse
 from kingme.engine.evaluation import evaluate
+from kingme.engine.search import TRUNCATION_MOST, TRUNCATION_STEP, _truncation
 from kingme.game import Game, Setup
 from tests.engine.random_positions import random_board
 
@@ -53,3 +54,12 @@ def test_two_kings_drive_a_lone_king_out_of_the_double_corner_and_win() -> None:
         game.push(choose_move(game, "strong"))
     assert game.result is not None and game.result.winner == "black"
     assert len(game.moves) < 40  # well inside the 80-ply no-progress limit
+
+
+def test_a_scout_node_far_outside_its_window_is_searched_shallower_but_never_below_one_ply() -> None:
+    alpha, beta = 0, 1
+    assert _truncation(beta + TRUNCATION_STEP - 1, alpha, beta, 8) == 0  # close: full depth
+    assert _truncation(beta + TRUNCATION_STEP, alpha, beta, 8) == 1  # a step above: a ply less
+    assert _truncation(alpha - 2 * TRUNCATION_STEP, alpha, beta, 8) == 2  # as far below: two
+    assert _truncation(beta + 100 * TRUNCATION_STEP, alpha, beta, 8) == TRUNCATION_MOST
+    assert _truncation(beta + 100 * TRUNCATION_STEP, alpha, beta, 2) == 1  # one ply is always left
