@@ -12,7 +12,8 @@ import random
 import time
 from pathlib import Path
 
-from kingme.cli.puzzle_commands import ProgressBar
+from kingme.cli.arguments import plural, whole_number
+from kingme.cli.progress import ProgressBar
 from kingme.engine.egdb import (
     MAX_PIECES,
     DatabaseError,
@@ -32,11 +33,7 @@ from kingme.engine.egdb.moves import move_value, value
 from kingme.engine.egdb.storage import table_path
 from kingme.rules import Board
 
-
-def _pieces(text: str) -> int:
-    if not text.isdigit() or not 2 <= int(text) <= MAX_PIECES:
-        raise argparse.ArgumentTypeError(f"expected a number of pieces from 2 to {MAX_PIECES}, not {text[:20]!r}")
-    return int(text)
+_pieces = whole_number(2, MAX_PIECES, f"the database format indexes endings of at most {MAX_PIECES} pieces")
 
 
 def _directory(args: argparse.Namespace) -> Path:
@@ -75,16 +72,16 @@ def _run_build(args: argparse.Namespace) -> int:
     saturated = sum(report.saturated for report in reports)
     size = sum(report.file_bytes for report in reports)
     positions = sum(report.wins + report.draws + report.losses for report in reports)
-    print(f"{positions:,} positions, {size:,} bytes on disk, in {time.perf_counter() - started:.1f} s")
-    print(f"longest distance to conversion: {longest} plies; distances at the storage limit: {saturated}")
+    print(f"{plural(positions, 'position')}, {plural(size, 'byte')} on disk, in {time.perf_counter() - started:.1f} s")
+    print(f"longest distance to conversion: {plural(longest, 'ply', 'plies')}; at the storage limit: {saturated}")
     return 0
 
 
 def _describe(result: int, side: str) -> str:
     if is_win(result):
-        return f"{side} wins, converting in {plies(result)} plies"
+        return f"{side} wins, converting in {plural(plies(result), 'ply', 'plies')}"
     if is_loss(result):
-        return f"{side} loses, the opponent converting in {plies(result)} plies"
+        return f"{side} loses, the opponent converting in {plural(plies(result), 'ply', 'plies')}"
     return "draw" if result == 0 else "unknown (the game is over)"
 
 
@@ -92,7 +89,7 @@ def _run_probe(args: argparse.Namespace) -> int:
     board = Board(args.fen)
     pieces = (board.black | board.white).bit_count()
     if pieces > MAX_PIECES:
-        raise TooManyPieces(f"{pieces} pieces: the endgame database holds at most {MAX_PIECES}")
+        raise TooManyPieces(f"{plural(pieces, 'piece')}: the endgame database holds at most {MAX_PIECES}")
     tables = load(_directory(args), max(pieces, 2))
     print(f"{board.fen()}: {_describe(value(tables, board), board.turn)}")
     for move in board.legal_moves():
@@ -117,10 +114,10 @@ def _run_verify(args: argparse.Namespace) -> int:
     wrong = verify_tables(tables, lambda material, done, total: bar(done, total))
     bad = {material: count for material, count in wrong.items() if count}
     for material, count in bad.items():
-        print(f"  {material.name}: {count:,} positions disagree with their successors")
+        print(f"  {material.name}: {plural(count, 'position')} disagree with their successors")
     seconds = time.perf_counter() - started
     verdict = "FAILED" if bad else "sound"
-    print(f"{len(wrong)} tables of at most {pieces} pieces in {directory}: {verdict} ({seconds:.1f} s)")
+    print(f"{plural(len(wrong), 'table')} of at most {pieces} pieces in {directory}: {verdict} ({seconds:.1f} s)")
     return 1 if bad else 0
 
 
@@ -143,33 +140,30 @@ def _run_bench_egdb(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(commands: argparse._SubParsersAction) -> None:
-    """Add ``egdb build``, ``egdb probe`` and ``egdb verify``."""
-    egdb = commands.add_parser("egdb", help="endgame databases: build, probe and verify")
-    actions = egdb.add_subparsers(dest="action", metavar="ACTION", parser_class=type(egdb))
-    actions.required = True
-    where = f"database directory (default $KINGME_EGDB_DIR or {default_directory()})"
-
-    p = actions.add_parser("build", help="solve every position of at most N pieces (resumes an interrupted build)")
-    p.add_argument("--pieces", type=_pieces, required=True, help=f"at most this many pieces (2 to {MAX_PIECES})")
-    p.add_argument("--dir", help=where)
-    p.set_defaults(run=_run_build)
-
-    p = actions.add_parser("probe", help="the value of a position and of each move")
-    p.add_argument("--fen", required=True, help="position in PDN FEN (American rules)")
-    p.add_argument("--dir", help=where)
-    p.set_defaults(run=_run_probe)
-
-    p = actions.add_parser("verify", help="check that every position agrees with its successors")
-    p.add_argument("--pieces", type=_pieces, help="tables to check (default: the largest complete set)")
-    p.add_argument("--dir", help=where)
-    p.set_defaults(run=_run_verify)
+def _directory_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--dir", help=f"database directory (default $KINGME_EGDB_DIR or {default_directory()})")
 
 
-def register_bench(targets: argparse._SubParsersAction) -> None:
-    """Add ``bench egdb``."""
-    p = targets.add_parser("egdb", help="endgame database probes a second")
-    p.add_argument("--pieces", type=_pieces, default=4, help="position size, tables of at most this (default 4)")
-    p.add_argument("--probes", type=int, default=200_000, help="how many probes (default 200,000)")
-    p.add_argument("--dir", help=f"database directory (default {default_directory()})")
-    p.set_defaults(run=_run_bench_egdb)
+def build_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--pieces", type=_pieces, required=True, help=f"at most this many pieces (2 to {MAX_PIECES})")
+    _directory_option(parser)
+    parser.set_defaults(run=_run_build)
+
+
+def probe_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--fen", required=True, help="position in PDN FEN (American rules)")
+    _directory_option(parser)
+    parser.set_defaults(run=_run_probe)
+
+
+def verify_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--pieces", type=_pieces, help="tables to check (default: the largest complete set)")
+    _directory_option(parser)
+    parser.set_defaults(run=_run_verify)
+
+
+def bench_egdb_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--pieces", type=_pieces, default=4, help="position size, tables of at most this (default 4)")
+    parser.add_argument("--probes", type=whole_number(1), default=200_000, help="how many probes (default 200,000)")
+    _directory_option(parser)
+    parser.set_defaults(run=_run_bench_egdb)

@@ -1,28 +1,32 @@
-"""Subcommands of the engine layer: ``bestmove``, ``endgame``, ``match`` and ``bench engine``."""
+"""Commands of the engine layer: ``bestmove``, ``endgame``, ``match``, ``engine`` and ``tune``.
+
+This module imports the engine (and so numba): it is loaded only when one of its commands runs.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from dataclasses import replace
 from pathlib import Path
 
+from kingme.cli.arguments import add_position, add_variant, plural, whole_number
 from kingme.engine import LEVELS, choose_move
-from kingme.engine.match import ENGINE_PREFIX, Contestant
+from kingme.engine.levels import check_level
+from kingme.engine.match import ENGINE_PREFIX, Contestant, ballot_openings
 from kingme.game import DEFAULT_SEED, Game, Setup
-from kingme.rules.fen import START_FEN
+from kingme.rules import KingmeError
+
+_positive = whole_number(1)
 
 
-def _level(text: str) -> str:
-    if text not in LEVELS:
-        raise argparse.ArgumentTypeError(f"unknown level {text!r}; choose one of: {', '.join(LEVELS)}")
-    return text
-
-
-def _positive(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, not {text!r}")
-    return int(text)
+def level(text: str) -> str:
+    """An option type for a computer level, with the engine's own message for an unknown one."""
+    try:
+        return check_level(text)
+    except KingmeError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _run_bestmove(args: argparse.Namespace) -> int:
@@ -42,10 +46,20 @@ def _run_bestmove(args: argparse.Namespace) -> int:
 
 
 def _run_endgame(args: argparse.Namespace) -> int:
-    from kingme.engine.endgame import solve
+    from kingme.engine.endgame import MAX_PIECES, solve
     from kingme.rules import Board
 
     board = Board(args.fen, args.variant)
+    pieces = (board.black | board.white).bit_count()
+    if pieces <= MAX_PIECES:
+        # Said before the work starts: nothing else is printed until the whole ending is solved,
+        # which for six pieces takes minutes.
+        print(
+            f"solving every position reachable from {board.fen()} ({plural(pieces, 'piece')}; "
+            "six pieces take about 8 minutes and 5 GB)…",
+            file=sys.stderr,
+            flush=True,
+        )
     started = time.perf_counter()
     table = solve(board)
     seconds = time.perf_counter() - started
@@ -54,12 +68,14 @@ def _run_endgame(args: argparse.Namespace) -> int:
     for move in board.legal_moves():
         after = table.after(board, move)
         print(f"  {move!s:<12} {_describe(after.outcome, after.plies, board.turn)}")
-    print(f"{len(table):,} positions solved in {seconds:.1f} s ({len(table) / max(seconds, 1e-9):,.0f} a second)")
+    rate = len(table) / max(seconds, 1e-9)
+    print(f"{plural(len(table), 'position')} solved in {seconds:.1f} s ({rate:,.0f} a second)")
     return 0
 
 
 def _describe(outcome: str, plies: int, side: str) -> str:
-    return "draw" if outcome == "draw" else f"{side} {'wins' if outcome == 'win' else 'loses'} in {plies} plies"
+    verb = "wins" if outcome == "win" else "loses"
+    return "draw" if outcome == "draw" else f"{side} {verb} in {plural(plies, 'ply', 'plies')}"
 
 
 def _contestant(text: str) -> Contestant:
@@ -67,8 +83,8 @@ def _contestant(text: str) -> Contestant:
     (a program speaking the kingme engine protocol); the node budget is set later."""
     if text.startswith(ENGINE_PREFIX):
         return Contestant.external(text.removeprefix(ENGINE_PREFIX))
-    level, _, frozen = text.partition("@")
-    return Contestant(_level(level), frozen=frozen or None)
+    name, _, frozen = text.partition("@")
+    return Contestant(level(name), frozen=frozen or None)
 
 
 def _sides(args: argparse.Namespace) -> tuple[Contestant, Contestant]:
@@ -81,13 +97,13 @@ def _sides(args: argparse.Namespace) -> tuple[Contestant, Contestant]:
 
 
 def _run_match(args: argparse.Namespace) -> int:
-    from kingme.engine.match import ballot_openings, run_match
+    from kingme.engine.match import run_match
 
     a, b = _sides(args)
-    openings = min(args.openings, len(ballot_openings()))
+    openings = args.openings
     budget = f", {args.nodes:,} nodes a move" if args.nodes else ""
     print(
-        f"{a} vs {b}: {openings} three-move ballots, each played with both colours ({args.variant}{budget})",
+        f"{a} vs {b}: {plural(openings, 'three-move ballot')}, each played with both colours ({args.variant}{budget})",
         flush=True,
     )
     started = time.perf_counter()
@@ -114,7 +130,7 @@ def _run_tune_selfplay(args: argparse.Namespace) -> int:
     jobs = [(args.dir, args.games, args.nodes, worker, args.workers) for worker in range(args.workers)]
     with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
         batches = sum(pool.map(_selfplay_worker, jobs))
-    print(f"{batches} new batches of games written")
+    print(f"{plural(batches, 'new batch', 'new batches')} of games written")
     return 0
 
 
@@ -136,8 +152,6 @@ def _run_tune_fit(args: argparse.Namespace) -> int:
 
 
 def _run_engine(args: argparse.Namespace) -> int:
-    import sys
-
     from kingme.engine.protocol import serve
 
     sys.stdin.reconfigure(errors="replace")  # type: ignore[union-attr]  # bad bytes become an error reply
@@ -145,64 +159,51 @@ def _run_engine(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_bench_engine(args: argparse.Namespace) -> int:
-    from kingme.engine.bench import run_bench
+def bestmove_options(parser: argparse.ArgumentParser) -> None:
+    add_position(parser)
+    parser.add_argument("--level", type=level, default="master", help=f"one of {', '.join(LEVELS)} (default master)")
+    parser.add_argument("--seed", default=DEFAULT_SEED, help=f"replay seed (default {DEFAULT_SEED})")
+    parser.add_argument("--verbose", action="store_true", help="also print depth, score, nodes and principal variation")
+    parser.set_defaults(run=_run_bestmove)
 
-    return run_bench(args.positions, args.levels)
+
+def endgame_options(parser: argparse.ArgumentParser) -> None:
+    add_position(parser, required=True)
+    parser.set_defaults(run=_run_endgame)
 
 
-def register(commands: argparse._SubParsersAction) -> None:
-    """Add ``bestmove``, ``endgame`` and ``match``."""
-    p = commands.add_parser("bestmove", help="the computer's move in a position")
-    p.add_argument("--fen", default=START_FEN, help="position in PDN FEN (default: the standard start)")
-    p.add_argument("--level", type=_level, default="master", help=f"one of {', '.join(LEVELS)} (default master)")
-    p.add_argument("--seed", default=DEFAULT_SEED, help=f"replay seed (default {DEFAULT_SEED})")
-    p.add_argument("--variant", default="american", help="american (default) or casual")
-    p.add_argument("--verbose", action="store_true", help="also print depth, score, nodes and principal variation")
-    p.set_defaults(run=_run_bestmove)
-
-    p = commands.add_parser("endgame", help="the exact value of an ending of at most 6 pieces, and of each move")
-    p.add_argument("--fen", required=True, help="position in PDN FEN")
-    p.add_argument("--variant", default="american", help="american (default) or casual")
-    p.set_defaults(run=_run_endgame)
-
-    p = commands.add_parser("match", help="play two levels against each other over the 3-move ballots")
+def match_options(parser: argparse.ArgumentParser) -> None:
+    ballots = len(ballot_openings())
     frozen = "; LEVEL@DIR is that level of the frozen copy of kingme in DIR; engine:CMD a protocol engine"
-    p.add_argument("a", type=_contestant, metavar="LEVEL_A", help=f"a level{frozen}")
-    p.add_argument("b", type=_contestant, metavar="LEVEL_B", nargs="?", help=f"a level{frozen}")
-    p.add_argument("--engine", metavar="CMD", help="play A against this engine command (docs/engine-protocol.md)")
-    p.add_argument("--nodes", type=_positive, help="nodes a move for both sides instead of the levels' budgets")
-    p.add_argument("--openings", type=_positive, default=157, help="how many ballots (default all 157)")
-    p.add_argument("--workers", type=_positive, default=2, help="processes to play in (default 2)")
-    p.add_argument("--variant", default="american", help="american (default) or casual")
-    p.set_defaults(run=_run_match)
-
-    p = commands.add_parser("engine", help="speak the kingme engine protocol on stdin/stdout (docs/engine-protocol.md)")
-    p.set_defaults(run=_run_engine)
-
-    _register_tune(commands)
-
-
-def _register_tune(commands: argparse._SubParsersAction) -> None:
-    p = commands.add_parser("tune", help="refit the evaluation to the results of engine games")
-    steps = p.add_subparsers(dest="step", metavar="STEP", parser_class=type(p))
-    steps.required = True
-    s = steps.add_parser("selfplay", help="play engine games and record their positions (resumable)")
-    s.add_argument("--games", type=_positive, default=20_000, help="games in all (default 20,000)")
-    s.add_argument("--nodes", type=_positive, default=20_000, help="nodes a move (default 20,000)")
-    s.add_argument("--dir", default="tune-data", help="where the games go (default ./tune-data)")
-    s.add_argument("--workers", type=_positive, default=2, help="processes to play in (default 2)")
-    s.set_defaults(run=_run_tune_selfplay)
-    s = steps.add_parser("fit", help="fit the evaluation's weights to the recorded games")
-    s.add_argument("--dir", default="tune-data", help="where the games are (default ./tune-data)")
-    s.add_argument("--epochs", type=_positive, default=400, help="passes over the data (default 400)")
-    s.add_argument("--output", help="weights file to write (default: the package's own, which the engine loads)")
-    s.set_defaults(run=_run_tune_fit)
+    parser.add_argument("a", type=_contestant, metavar="LEVEL_A", help=f"a level{frozen}")
+    parser.add_argument("b", type=_contestant, metavar="LEVEL_B", nargs="?", help=f"a level{frozen}")
+    parser.add_argument("--engine", metavar="CMD", help="play A against this engine command (docs/engine-protocol.md)")
+    parser.add_argument("--nodes", type=_positive, help="nodes a move for both sides instead of the levels' budgets")
+    parser.add_argument(
+        "--openings",
+        type=whole_number(1, ballots, f"there are {ballots} standard 3-move ballots"),
+        default=ballots,
+        help=f"how many ballots (default all {ballots})",
+    )
+    parser.add_argument("--workers", type=_positive, default=2, help="processes to play in (default 2)")
+    add_variant(parser)
+    parser.set_defaults(run=_run_match)
 
 
-def register_bench(targets: argparse._SubParsersAction) -> None:
-    """Add ``bench engine``."""
-    p = targets.add_parser("engine", help="engine perft, search speed and time per move of each level")
-    p.add_argument("--positions", type=_positive, default=20, help="test positions per level (default 20)")
-    p.add_argument("--levels", nargs="*", type=_level, default=list(LEVELS), help="levels to time (default all)")
-    p.set_defaults(run=_run_bench_engine)
+def engine_options(parser: argparse.ArgumentParser) -> None:
+    parser.set_defaults(run=_run_engine)
+
+
+def selfplay_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--games", type=_positive, default=20_000, help="games in all (default 20,000)")
+    parser.add_argument("--nodes", type=_positive, default=20_000, help="nodes a move (default 20,000)")
+    parser.add_argument("--dir", default="tune-data", help="where the games go (default ./tune-data)")
+    parser.add_argument("--workers", type=_positive, default=2, help="processes to play in (default 2)")
+    parser.set_defaults(run=_run_tune_selfplay)
+
+
+def fit_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--dir", default="tune-data", help="where the games are (default ./tune-data)")
+    parser.add_argument("--epochs", type=_positive, default=400, help="passes over the data (default 400)")
+    parser.add_argument("--output", help="weights file to write (default: the package's own, which the engine loads)")
+    parser.set_defaults(run=_run_tune_fit)

@@ -5,10 +5,6 @@ from __future__ import annotations
 import argparse
 
 
-def register(commands: argparse._SubParsersAction) -> None:
-    """Online play adds no subcommands of its own (``kingme serve`` serves it)."""
-
-
 def _bench(args: argparse.Namespace) -> int:
     from kingme.server.online.bench import SOAK_CONNECTS, bench_online, check_run, soak_online
 
@@ -23,12 +19,8 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
-def register_bench(targets: argparse._SubParsersAction) -> None:
+def bench_online_options(bench: argparse.ArgumentParser) -> None:
     """``kingme bench online --games N``: concurrent games over WebSockets on loopback."""
-    bench = targets.add_parser(
-        "online",
-        help="concurrent online games over WebSockets on loopback: moves/s and p50/p99 move round-trip",
-    )
     bench.add_argument("--games", type=int, default=100, help="concurrent games, two connections each (max 5000)")
     bench.add_argument("--seconds", type=float, default=20.0, help="how long to play once seated (max 600)")
     bench.add_argument(

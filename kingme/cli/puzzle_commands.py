@@ -10,49 +10,18 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from datetime import date, timedelta
 from pathlib import Path
-from typing import TextIO
 
+from kingme.cli.arguments import plural, whole_number
+from kingme.cli.progress import ProgressBar
 from kingme.daily.daily_game import DayError, parse_day, utc_today
-from kingme.daily.puzzles.analysis import VERIFY_DEPTH
 from kingme.daily.puzzles.calendar import WARNING_DAYS
 from kingme.daily.puzzles.collection import Collection, calendar_path, stored_path
 from kingme.daily.puzzles.model import Puzzle, PuzzleError
 
-_BAR_WIDTH = 30
 #: The most days ``kingme puzzles calendar`` prints at once (ten years).
 _MAX_SPAN = 3660
-
-
-class ProgressBar:
-    """``[#####.....] 12/365 what  41 s`` redrawn in place on a terminal, else a line per 5%."""
-
-    def __init__(self, what: str, stream: TextIO | None = None) -> None:
-        self.what = what
-        self.stream = stream or sys.stderr
-        self.started = time.monotonic()
-        self._last_step = -1
-        self._live = self.stream.isatty()
-
-    def __call__(self, done: int, total: int) -> None:
-        total = max(total, 1)
-        step = 20 * done // total
-        if not self._live and step == self._last_step and done < total:
-            return
-        self._last_step = step
-        filled = _BAR_WIDTH * done // total
-        line = f"[{'#' * filled}{'.' * (_BAR_WIDTH - filled)}] {done}/{total} {self.what}"
-        line += f"  {time.monotonic() - self.started:.0f} s"
-        self.stream.write(f"\r{line}" if self._live else f"{line}\n")
-        if self._live and done >= total:
-            self.stream.write("\n")
-        self.stream.flush()
-
-
-def _file(text: str) -> Path:
-    return Path(text)
 
 
 def _day(text: str) -> date:
@@ -62,26 +31,20 @@ def _day(text: str) -> date:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def _whole(text: str, least: int = 0) -> int:
-    if not text.isdigit() or int(text) < least:
-        raise argparse.ArgumentTypeError(f"must be a whole number of at least {least}, not {text[:20]!r}")
-    return int(text)
-
-
-def _positive(text: str) -> int:
-    return _whole(text, 1)
+_positive = whole_number(1)
 
 
 def _run_generate(args: argparse.Namespace) -> int:
-    from kingme.daily.puzzles.classics import verified_classics
-    from kingme.daily.puzzles.generator import GeneratorBudget, generate
-
     path: Path = args.output
     if args.fresh and calendar_path(path).exists():
         raise PuzzleError(
             f"{calendar_path(path)} gives days their puzzles; a fresh {path.name} would take them away "
             "(write the new collection elsewhere with --output)"
         )
+    _check_writable(path)
+    from kingme.daily.puzzles.classics import verified_classics
+    from kingme.daily.puzzles.generator import GeneratorBudget, generate
+
     stored = Collection.from_path(path) if path.exists() and not args.fresh else None
     existing = stored.puzzles if stored else ()
     classics: tuple[Puzzle, ...] = ()
@@ -105,10 +68,10 @@ def _run_generate(args: argparse.Namespace) -> int:
         if generated == args.count:
             next_game = game + 1
     if not existing and not added:
-        print(f"no puzzle found in {args.games} games; {path} is unchanged", file=sys.stderr)
+        print(f"no puzzle found in {plural(args.games, 'game')}; {path} is unchanged", file=sys.stderr)
         return 1
     collection = _save(path, Collection(existing + tuple(added), calendar, next_game))
-    print(f"{len(added)} puzzles added ({generated} generated), {len(collection)} in {path}")
+    print(f"{plural(len(added), 'puzzle')} added ({generated} generated), {len(collection)} in {path}")
     print(f"the next run starts at engine game puzzles-{next_game}", file=sys.stderr)
     return 0
 
@@ -121,9 +84,27 @@ def _save(path: Path, collection: Collection) -> Collection:
 
 def _write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".partial")
+    partial = _partial(path)
     partial.write_text(text, encoding="utf-8")
     partial.replace(path)  # readers never see a half-written file
+
+
+def _partial(path: Path) -> Path:
+    """Where ``path`` is written before it is renamed into place."""
+    return path.with_name(path.name + ".partial")
+
+
+def _check_writable(path: Path) -> None:
+    """Fail at once, not after an hour of engine games, when ``path`` cannot be written: it is a
+    directory, or its folder cannot be made or written in (tried by writing its partial file)."""
+    if path.is_dir():
+        raise PuzzleError(f"{path} is a directory; --output names the collection file to write")
+    for folder in path.parents:
+        if folder.exists() and not folder.is_dir():
+            raise PuzzleError(f"{folder} is a file, so {path} cannot be written under it")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _partial(path).write_text("", encoding="utf-8")
+    _partial(path).unlink()
 
 
 def _run_verify(args: argparse.Namespace) -> int:
@@ -138,7 +119,7 @@ def _run_verify(args: argparse.Namespace) -> int:
     failures = verify(puzzles, progress=ProgressBar("puzzles verified"), depth=args.depth)
     for puzzle_id, reason in failures:
         print(f"REJECTED {puzzle_id}: {reason}")
-    print(f"{len(puzzles) - len(failures)} of {len(puzzles)} puzzles verified")
+    print(f"{len(puzzles) - len(failures)} of {plural(len(puzzles), 'puzzle')} verified")
     return 1 if failures else 0
 
 
@@ -155,14 +136,15 @@ def _run_calendar(args: argparse.Namespace) -> int:
         _write(calendar_path(args.file), calendar.to_text())
         added = len(calendar) - len(collection.schedule)
         print(
-            f"{added} days added; the calendar covers {len(calendar)} days, through {calendar.last_day}",
+            f"{plural(added, 'day')} added; the calendar covers {plural(len(calendar), 'day')}, "
+            f"through {calendar.last_day}",
             file=sys.stderr,
         )
     lines = calendar.lines(start, end)
     print("\n".join(lines))
     left = (calendar.last_day - today).days
     if left < WARNING_DAYS:
-        when = f"in {left} days" if left >= 0 else f"{-left} days ago"
+        when = f"in {plural(left, 'day')}" if left >= 0 else f"{plural(-left, 'day')} ago"
         print(
             f"warning: the calendar runs out on {calendar.last_day} ({when}); after it the days repeat its "
             "puzzles from the start. Grow it: kingme puzzles generate, kingme puzzles verify, "
@@ -172,40 +154,42 @@ def _run_calendar(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(commands: argparse._SubParsersAction) -> None:
-    """Add ``kingme puzzles generate``, ``verify`` and ``calendar``."""
-    puzzles = commands.add_parser("puzzles", help="make and check the puzzle collection")
-    actions = puzzles.add_subparsers(dest="action", metavar="ACTION", parser_class=type(puzzles))
-    actions.required = True
-
-    p = actions.add_parser("generate", help="find puzzles in engine games and add them (with the classics)")
-    p.add_argument("--count", type=_positive, default=365, help="puzzles to generate (default 365)")
-    p.add_argument("--games", type=_positive, default=4000, help="most engine games to search (default 4000)")
-    p.add_argument(
-        "--first-game", type=_whole, help="number of the first game (its seed; default: where the last run stopped)"
+def generate_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--count", type=_positive, default=365, help="puzzles to generate (default 365)")
+    parser.add_argument("--games", type=_positive, default=4000, help="most engine games to search (default 4000)")
+    parser.add_argument(
+        "--first-game",
+        type=whole_number(0),
+        help="number of the first game (its seed; default: where the last run stopped)",
     )
-    p.add_argument("--output", type=_file, default=stored_path(), help="collection file (default: the package's)")
-    p.add_argument("--fresh", action="store_true", help="start a new file instead of appending")
-    p.add_argument("--no-classics", action="store_true", help="leave out the classic positions")
-    p.set_defaults(run=_run_generate)
+    parser.add_argument("--output", type=Path, default=stored_path(), help="collection file (default: the package's)")
+    parser.add_argument("--fresh", action="store_true", help="start a new file instead of appending")
+    parser.add_argument("--no-classics", action="store_true", help="leave out the classic positions")
+    parser.set_defaults(run=_run_generate)
 
-    p = actions.add_parser("verify", help="solve every stored puzzle again; reject any with a second solution")
-    p.add_argument("--file", type=_file, default=stored_path(), help="collection file (default: the package's)")
-    p.add_argument("--limit", type=_positive, default=0, help="verify only the first N puzzles")
-    p.add_argument(
+
+def verify_options(parser: argparse.ArgumentParser) -> None:
+    from kingme.daily.puzzles.analysis import VERIFY_DEPTH  # imports the engine, which verify needs anyway
+
+    _collection_file(parser)
+    parser.add_argument("--limit", type=_positive, default=0, help="verify only the first N puzzles")
+    parser.add_argument(
         "--unscheduled", action="store_true", help="verify only the puzzles no day has yet (before calendar --extend)"
     )
-    p.add_argument("--depth", type=_positive, default=VERIFY_DEPTH, help=f"search depth (default {VERIFY_DEPTH})")
-    p.set_defaults(run=_run_verify)
-
-    p = actions.add_parser("calendar", help="print the puzzle of each day; --extend appends whole weeks")
-    p.add_argument("--from", dest="start", type=_day, help="first day to print, YYYY-MM-DD (default: today)")
-    p.add_argument("--to", dest="end", type=_day, help="last day to print (default: six days after --from)")
-    p.add_argument("--extend", action="store_true", help="first append whole weeks of unused puzzles (verify first)")
-    p.add_argument("--file", type=_file, default=stored_path(), help="collection file (default: the package's)")
-    p.add_argument("--today", type=_day, help="count from this day instead of today (UTC)")
-    p.set_defaults(run=_run_calendar)
+    parser.add_argument("--depth", type=_positive, default=VERIFY_DEPTH, help=f"search depth (default {VERIFY_DEPTH})")
+    parser.set_defaults(run=_run_verify)
 
 
-def register_bench(targets: argparse._SubParsersAction) -> None:
-    """No benchmark: ``kingme puzzles verify`` prints its own timing."""
+def calendar_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--from", dest="start", type=_day, help="first day to print, YYYY-MM-DD (default: today)")
+    parser.add_argument("--to", dest="end", type=_day, help="last day to print (default: six days after --from)")
+    parser.add_argument(
+        "--extend", action="store_true", help="first append whole weeks of unused puzzles (verify first)"
+    )
+    _collection_file(parser)
+    parser.add_argument("--today", type=_day, help="count from this day instead of today (UTC)")
+    parser.set_defaults(run=_run_calendar)
+
+
+def _collection_file(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--file", type=Path, default=stored_path(), help="collection file (default: the package's)")

@@ -1,20 +1,20 @@
-"""Subcommands of the rules layer: ``perft``, ``moves``, ``pdn`` and ``bench movegen``."""
+"""Commands of the rules and game layers: ``perft``, ``moves``, ``pdn`` and ``bench movegen``.
+
+None of them needs the engine, so this module imports nothing of it (they start without numba).
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 
+from kingme.cli.arguments import add_position, add_variant, plural, whole_number
 from kingme.rules import Board, bitboard
-from kingme.rules.fen import START_FEN
 
+#: The deepest perft: the counts grow about fivefold a ply, and depth 15 already takes hours.
 MAX_PERFT_DEPTH = 15
-
-
-def _depth(text: str) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= MAX_PERFT_DEPTH:
-        raise argparse.ArgumentTypeError(f"depth must be a whole number from 1 to {MAX_PERFT_DEPTH}, not {text!r}")
-    return int(text)
+_perft_depth = whole_number(1, MAX_PERFT_DEPTH, "deeper counts take days in pure Python")
 
 
 def perft(board: Board, depth: int) -> int:
@@ -31,7 +31,7 @@ def _run_perft(args: argparse.Namespace) -> int:
         total += count
         print(f"depth {depth}: {count}", flush=True)
     elapsed = time.perf_counter() - started
-    print(f"{total / elapsed:,.0f} positions/s ({total:,} positions in {elapsed:.2f} s)")
+    print(f"{total / elapsed:,.0f} positions/s ({plural(total, 'position')} in {elapsed:.2f} s)")
     return 0
 
 
@@ -45,16 +45,41 @@ def _run_moves(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_pdn(args: argparse.Namespace) -> int:
-    # Replaying needs the game layer (results, the end of the game), hence kingme.game.pdn.
-    from kingme.game.pdn import check_file
+def _printable(name: str, width: int = 60) -> str:
+    """A tag value safe to print on a terminal: no control characters, at most ``width`` long."""
+    text = "".join(char if char.isprintable() else "?" for char in name)
+    return text if len(text) <= width else text[: width - 1] + "…"
 
-    return check_file(args.file)
+
+def _run_pdn(args: argparse.Namespace) -> int:
+    """One line per game: players, moves, result and ``OK`` or the first problem; status 2 if
+    any game fails. A file that cannot be read at all raises, and ``main`` prints one line."""
+    from kingme.game.pdn import game_from_pdn, read_pdn_file
+    from kingme.rules.errors import PdnError
+    from kingme.rules.pdn import read_pdn
+
+    games = read_pdn(read_pdn_file(args.file))
+    failed = 0
+    for pdn in games:
+        players = f"{_printable(pdn.tags.get('Black', '?'))} - {_printable(pdn.tags.get('White', '?'))}"
+        summary = f"game {pdn.number}: {players}, {plural(len(pdn.moves), 'move')}, {pdn.result}"
+        try:
+            game_from_pdn(pdn)
+        except PdnError as error:
+            failed += 1
+            print(f"{summary}, FAILED: {error}")
+        else:
+            print(f"{summary}, OK")
+    if failed:
+        print(f"kingme: error: {failed} of {plural(len(games), 'game')} in {args.file} failed", file=sys.stderr)
+        return 2
+    return 0
 
 
 def _run_bench_movegen(args: argparse.Namespace) -> int:
     board = Board(variant=args.variant)
-    print(f"perft({args.depth}) from the start position, pure-Python rules core, best of {args.repeat}")
+    runs = plural(args.repeat, "run")
+    print(f"perft({args.depth}) from the start position, pure-Python rules core, best of {runs}", flush=True)
     best = float("inf")
     count = 0
     for _ in range(args.repeat):
@@ -67,26 +92,26 @@ def _run_bench_movegen(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(commands: argparse._SubParsersAction) -> None:
-    p = commands.add_parser("perft", help="count positions DEPTH plies ahead (move generator check)")
-    p.add_argument("depth", type=_depth, metavar="DEPTH")
-    p.add_argument("--fen", default=START_FEN, help="start position in PDN FEN (default: the standard start)")
-    p.add_argument("--variant", default="american", help="american (default) or casual")
-    p.set_defaults(run=_run_perft)
-
-    p = commands.add_parser("moves", help="list the legal moves of a position")
-    p.add_argument("--fen", default=START_FEN, help="position in PDN FEN")
-    p.add_argument("--variant", default="american", help="american (default) or casual")
-    p.set_defaults(run=_run_moves)
-
-    p = commands.add_parser("pdn", help="check a PDN file and replay its games")
-    p.add_argument("file", metavar="FILE")
-    p.set_defaults(run=_run_pdn)
+def perft_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "depth", type=_perft_depth, metavar="DEPTH", help=f"plies to look ahead (1 to {MAX_PERFT_DEPTH})"
+    )
+    add_position(parser)
+    parser.set_defaults(run=_run_perft)
 
 
-def register_bench(targets: argparse._SubParsersAction) -> None:
-    p = targets.add_parser("movegen", help="perft positions per second of the pure-Python rules core")
-    p.add_argument("--depth", type=_depth, default=9)
-    p.add_argument("--repeat", type=_depth, default=3)
-    p.add_argument("--variant", default="american")
-    p.set_defaults(run=_run_bench_movegen)
+def moves_options(parser: argparse.ArgumentParser) -> None:
+    add_position(parser)
+    parser.set_defaults(run=_run_moves)
+
+
+def pdn_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE")
+    parser.set_defaults(run=_run_pdn)
+
+
+def bench_movegen_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--depth", type=_perft_depth, default=9, help="plies to count (default 9)")
+    parser.add_argument("--repeat", type=whole_number(1), default=3, help="runs to take the best of (default 3)")
+    add_variant(parser)
+    parser.set_defaults(run=_run_bench_movegen)

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import argparse
 
+from kingme.cli.arguments import whole_number
 
-def _port(text: str) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= 65535:
-        raise argparse.ArgumentTypeError(f"the port must be a whole number from 1 to 65535, not {text!r}")
-    return int(text)
+_port = whole_number(1, 65535, "TCP has no other ports")
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -33,9 +31,7 @@ def serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(commands: argparse._SubParsersAction) -> None:
-    """Add this layer's subcommands."""
-    parser = commands.add_parser("serve", help="serve the web app (default http://127.0.0.1:8000)")
+def serve_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000)")
     parser.add_argument(
@@ -45,7 +41,3 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="uvicorn's log level (default warning)",
     )
     parser.set_defaults(run=serve)
-
-
-def register_bench(targets: argparse._SubParsersAction) -> None:
-    """Add this layer's targets of `kingme bench`."""

@@ -19,7 +19,6 @@ True
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -129,33 +128,3 @@ def read_pdn_file(path: str | Path) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         return data.decode("latin-1")
-
-
-def _shown(name: str, width: int = 60) -> str:
-    """A tag value safe to print on a terminal: no control characters, at most ``width`` long."""
-    text = "".join(char if char.isprintable() else "?" for char in name)
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
-def check_file(path: str | Path) -> int:
-    """``kingme pdn``: replay every game of a file, one line each; 0 if all are fine, else 2.
-
-    A file that cannot be read at all (missing, too large, not PDN) raises, and the command line
-    prints the error as one line.
-    """
-    games = read_pdn(read_pdn_file(path))
-    failed = 0
-    for pdn in games:
-        players = f"{_shown(pdn.tags.get('Black', '?'))} - {_shown(pdn.tags.get('White', '?'))}"
-        summary = f"game {pdn.number}: {players}, {len(pdn.moves)} moves, {pdn.result}"
-        try:
-            game_from_pdn(pdn)
-        except PdnError as error:
-            failed += 1
-            print(f"{summary}, FAILED: {error}")
-        else:
-            print(f"{summary}, OK")
-    if failed:
-        print(f"kingme: error: {failed} of {len(games)} games in {path} failed", file=sys.stderr)
-        return 2
-    return 0

@@ -197,7 +197,7 @@ def test_verify_can_check_just_the_puzzles_no_day_has_yet(tmp_path: Path, capsys
     calendar_path(file).write_text(Calendar(("p1", "p2")).to_text())
     assert main(["puzzles", "verify", "--file", str(file), "--unscheduled", "--depth", "2"]) == 1
     out = capsys.readouterr().out
-    assert "REJECTED p3:" in out and "p1" not in out and "0 of 1 puzzles verified" in out
+    assert "REJECTED p3:" in out and "p1" not in out and "0 of 1 puzzle verified" in out
 
 
 def test_a_fresh_collection_is_refused_where_a_calendar_gives_days_their_puzzles(tmp_path: Path) -> None:

@@ -191,7 +191,7 @@ def test_the_verify_command_names_a_rejected_puzzle_and_exits_non_zero(
     assert main(["puzzles", "verify", "--file", str(file), "--depth", str(QUICK_DEPTH)]) == 1
     out = capsys.readouterr()
     assert "REJECTED two-solutions: second solution" in out.out
-    assert "0 of 1 puzzles verified" in out.out
+    assert "0 of 1 puzzle verified" in out.out
     assert "1/1 puzzles verified" in out.err  # the progress bar
 
 
@@ -211,7 +211,7 @@ def test_generate_finds_a_puzzle_in_an_engine_game_that_then_verifies(
     assert main([*command, "--output", str(file)]) == 0
     (puzzle,) = Collection.from_path(file).puzzles
     assert puzzle.id.startswith("g-") and puzzle.title.endswith(("man", "men", "game"))
-    assert "1 puzzles added (1 generated)" in capsys.readouterr().out
+    assert "1 puzzle added (1 generated)" in capsys.readouterr().out
     assert main(["puzzles", "verify", "--file", str(file)]) == 0
     # The file remembers where to go on: a run without --first-game resumes after the find's game.
     resume = Collection.from_path(file).next_game

@@ -35,7 +35,7 @@ def test_endgame_prints_the_exact_value_of_the_position_and_of_every_move(capsys
         (["bestmove", "--fen", "B:W99:B1"], "99"),
         (["bestmove", "--variant", "polish"], "unknown variant"),
         (["bestmove", "--fen", "B:W14:B9", "--seed", "   "], "seed"),
-        (["match", "club", "casual", "--openings", "0"], "at least 1"),
+        (["match", "club", "casual", "--openings", "0"], "argument --openings: must be a whole number from 1 to 157"),
         (["endgame", "--fen", "W:W30,27,26,K22:B21,20,K9"], "7 pieces: exact solving takes at most 6"),
         (["endgame", "--fen", "W:W1:B12"], "white man on square 1"),
         (["endgame", "--fen", "W:WK19:B12", "--variant", "polish"], "unknown variant"),

@@ -298,7 +298,7 @@ def test_probe_prints_the_value_of_the_position_and_of_each_move(
     [
         (["probe", "--fen", "W:WK19,K23:B12,K28,Q"], "error"),
         (["probe", "--fen", "W:W5,6,7,8,9:B12,13,14"], "at most"),
-        (["build", "--pieces", "9"], "pieces from 2"),
+        (["build", "--pieces", "9"], "--pieces: must be a whole number from 2 to 6"),
     ],
 )
 def test_bad_input_is_one_line_and_status_2(

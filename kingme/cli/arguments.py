@@ -1,0 +1,53 @@
+"""Option types and wording shared by the commands.
+
+Each option gets its own check: argparse names the option in front of the message
+(``argument --repeat: must be a whole number of at least 1, not '0'``), so one type per kind
+of value serves every option without borrowing another option's words, and an upper bound
+always says why it is there.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+from kingme.rules.fen import START_FEN
+
+
+def whole_number(least: int, most: int | None = None, why: str = "") -> Callable[[str], int]:
+    """An option type for a whole number from ``least`` to ``most``; ``why`` explains the upper
+    bound in the message, so nobody meets a limit without its reason."""
+    bound = f"from {least} to {most}" if most is not None else f"of at least {least}"
+    reason = f" ({why})" if why else ""
+
+    def parse(text: str) -> int:
+        number = int(text) if text.isascii() and text.isdigit() and len(text) < 20 else least - 1
+        if least <= number and (most is None or number <= most):
+            return number
+        raise argparse.ArgumentTypeError(f"must be a whole number {bound}{reason}, not {text[:20]!r}")
+
+    return parse
+
+
+def add_position(parser: argparse.ArgumentParser, *, required: bool = False, variant: bool = True) -> None:
+    """``--fen`` (default: the standard start, unless ``required``) and ``--variant``."""
+    if required:
+        parser.add_argument("--fen", required=True, help="position in PDN FEN")
+    else:
+        parser.add_argument("--fen", default=START_FEN, help="position in PDN FEN (default: the standard start)")
+    if variant:
+        add_variant(parser)
+
+
+def add_variant(parser: argparse.ArgumentParser) -> None:
+    """``--variant``: the rules to play by."""
+    parser.add_argument("--variant", default="american", help="american (default) or casual")
+
+
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    """``1 move``, ``2 moves``, ``1,000 positions``: the count with the noun in the right number.
+
+    >>> plural(1, "ply", "plies"), plural(61, "ply", "plies"), plural(0, "game")
+    ('1 ply', '61 plies', '0 games')
+    """
+    return f"{count:,} {noun if count == 1 else nouns or noun + 's'}"

@@ -1,0 +1,146 @@
+"""The ``kingme`` command as a new user meets it: the command list, the version, start-up without
+the engine, a reader that stops reading, one message per option, and output paths checked first."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import kingme
+from kingme.cli import COMMANDS, GROUPS, build_parser, main
+from kingme.cli.startup import cheap_commands, engine_modules_imported, write_sample_pdn
+
+
+def status_of(argv: list[str]) -> int:
+    """``main``'s exit status, also when argparse stops with SystemExit."""
+    try:
+        return main(argv)
+    except SystemExit as exit_:
+        return int(exit_.code or 0)
+
+
+def test_kingme_alone_lists_every_command_and_succeeds(capsys: pytest.CaptureFixture[str]) -> None:
+    assert status_of([]) == 0
+    out = capsys.readouterr().out
+    for command in COMMANDS:
+        assert f"kingme {command.words} " in out and command.summary in out
+
+
+@pytest.mark.parametrize("group", sorted(GROUPS))
+def test_a_group_alone_lists_its_commands_and_succeeds(group: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert status_of([group]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: kingme {group} ")
+    for command in COMMANDS:
+        if command.words.startswith(f"{group} "):
+            assert command.words.split()[1] in out
+
+
+def test_version_prints_the_package_version(capsys: pytest.CaptureFixture[str]) -> None:
+    assert status_of(["--version"]) == 0
+    assert capsys.readouterr().out == f"kingme {kingme.__version__}\n"
+
+
+@pytest.mark.parametrize("argv", cheap_commands(Path("FILE")), ids=" ".join)
+def test_commands_without_the_engine_never_import_numba(argv: list[str], tmp_path: Path) -> None:
+    if argv[0] == "pdn":
+        argv = ["pdn", str(write_sample_pdn(tmp_path))]
+    assert engine_modules_imported(argv) == []
+
+
+def test_the_import_probe_does_see_numba_when_a_command_uses_the_engine() -> None:
+    assert "numba" in engine_modules_imported(["bestmove", "--level", "club"])
+
+
+def test_a_reader_that_stops_reading_ends_the_command_quietly() -> None:
+    """``kingme perft 12 | head -3``: no traceback and no "Broken pipe", the status a shell
+    gives any filter stopped that way."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kingme", "perft", "12"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    assert process.stdout and process.stderr
+    first = [process.stdout.readline() for _ in range(3)]
+    process.stdout.close()
+    assert process.wait(timeout=120) == 141
+    assert first == ["depth 1: 7\n", "depth 2: 49\n", "depth 3: 302\n"]
+    assert process.stderr.read() == ""
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["bench", "movegen", "--repeat", "0"], "argument --repeat: must be a whole number of at least 1, not '0'"),
+        (["bench", "movegen", "--depth", "16"], "argument --depth: must be a whole number from 1 to 15 (deeper"),
+        (["perft", "²"], "argument DEPTH: must be a whole number from 1 to 15"),
+        (["perft", "9" * 5000], "argument DEPTH: must be a whole number from 1 to 15"),
+        (
+            ["match", "club", "casual", "--openings", "158"],
+            "argument --openings: must be a whole number from 1 to 157 (there are 157 standard 3-move ballots)",
+        ),
+        (["match", "expert", "club"], "argument LEVEL_A: unknown level 'expert'"),
+        (["bench", "engine", "--levels", "expert"], "argument --levels: unknown level 'expert'"),
+        (["serve", "--port", "70000"], "argument --port: must be a whole number from 1 to 65535 (TCP has no other"),
+        (["egdb", "build", "--pieces", "1"], "argument --pieces: must be a whole number from 2 to 6"),
+        (["puzzles", "generate", "--count", "0"], "argument --count: must be a whole number of at least 1"),
+    ],
+)
+def test_each_option_is_checked_with_a_message_that_names_it(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert status_of(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_repeat_has_no_hidden_upper_bound() -> None:
+    assert build_parser().parse_args(["bench", "movegen", "--repeat", "40"]).repeat == 40
+
+
+def test_bench_engine_with_levels_runs_only_those_levels(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "engine", "--levels", "random", "--positions", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    timed = [line.split()[0] for line in lines if line.startswith("  ")]
+    assert timed == ["random"]
+    assert not any(word in "\n".join(lines) for word in ("warming up", "perft", "search", "tactics"))
+
+
+def test_generate_refuses_an_output_it_cannot_write_before_any_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("")
+    assert main(["puzzles", "generate", "--output", str(blocker / "puzzles.json")]) == 2
+    err = capsys.readouterr().err
+    output = blocker / "puzzles.json"
+    assert err == f"kingme: error: {blocker} is a file, so {output} cannot be written under it\n"  # no progress bar
+
+
+def test_generate_refuses_a_directory_as_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["puzzles", "generate", "--output", str(tmp_path)]) == 2
+    assert (
+        capsys.readouterr().err
+        == f"kingme: error: {tmp_path} is a directory; --output names the collection file to write\n"
+    )
+
+
+def test_a_file_that_cannot_be_read_is_named_with_the_problem(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "missing.json"
+    assert main(["puzzles", "calendar", "--file", str(missing)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("kingme: error: ") and str(missing) in err and "[Errno" not in err
+
+
+def test_counts_of_one_are_singular(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = tmp_path / "one.pdn"
+    game.write_text('[Black "A"]\n[White "B"]\n1. 11-15 *\n')
+    assert main(["pdn", str(game)]) == 0
+    assert capsys.readouterr().out == "game 1: A - B, 1 move, *, OK\n"
+    assert main(["endgame", "--fen", "B:W18:B14"]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines()[0] == "B:W18:B14: black wins in 1 ply"
+    assert err.startswith("solving every position reachable from B:W18:B14 (2 pieces;")
