@@ -41,6 +41,11 @@ def ballot_openings() -> list[tuple[str, list[str]]]:
     return openings
 
 
+def ballot_positions(count: int) -> list[Game]:
+    """The positions after the first ``count`` ballots (White to move): the benchmark's."""
+    return [Game(moves=moves) for _, moves in ballot_openings()[:count]]
+
+
 #: How an external engine contestant is written: ``engine:CMD``.
 ENGINE_PREFIX = "engine:"
 
