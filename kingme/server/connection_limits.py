@@ -171,5 +171,14 @@ def guarded_protocols(limits: ConnectionLimits) -> tuple[type[asyncio.Protocol],
         def connection_lost(self, exc: Exception | None) -> None:
             super().connection_lost(exc)
             release(self)
+            # websockets' protocol keeps its parser, a generator whose frame refers back to the
+            # protocol: a reference cycle that kept every closed connection, with its compression
+            # state, until a full collection — rare under gc_tuning, so a soak of 6,000 connects
+            # grew the server by 146 MB. Closing the generator breaks the cycle, and reference
+            # counting frees the connection now. Nothing steps the parser once the connection is
+            # lost (uvicorn refuses to send on a disconnected socket).
+            parser = getattr(getattr(self, "conn", None), "parser", None)
+            if parser is not None:
+                parser.close()
 
     return GuardedHTTP, GuardedWebSocket

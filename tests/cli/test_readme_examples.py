@@ -33,6 +33,7 @@ NOT_RUN = {
     "kingme perft 12 | head -3": "run by test_a_reader_that_stops_reading_ends_the_command_quietly",
     "kingme bench engine": "minutes of engine searches",
     "kingme bench egdb --pieces 5": "needs the 5-piece database built",
+    "kingme bench online --soak 20": "10,000 WebSocket connects: minutes (tests/online/test_bench_smoke.py)",
     "kingme egdb build --pieces 5": "48 minutes",
     'kingme egdb probe --fen "W:WK19,K23:B12,K28"': "needs a built database (tests/engine/test_egdb.py)",
     "kingme egdb verify": "needs a built database (tests/engine/test_egdb.py)",
