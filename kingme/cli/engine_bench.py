@@ -120,7 +120,7 @@ def _tactics(levels: list[str]) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from kingme.engine.match import ballot_positions
+    from kingme.engine.ballots import ballot_positions
     from kingme.engine.player import warm_up
 
     everything = args.levels is None

@@ -13,8 +13,9 @@ from pathlib import Path
 
 from kingme.cli.arguments import add_position, add_variant, plural, whole_number
 from kingme.engine import LEVELS, choose_move
+from kingme.engine.ballots import ballot_openings
 from kingme.engine.levels import check_level
-from kingme.engine.match import ENGINE_PREFIX, Contestant, ballot_openings
+from kingme.engine.match import ENGINE_PREFIX, Contestant
 from kingme.game import DEFAULT_SEED, Game, Setup
 from kingme.rules import KingmeError
 

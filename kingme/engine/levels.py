@@ -29,7 +29,8 @@ LEVELS = ("random", "beginner", "casual", "club", "strong", "master")
 class Plan:
     """How a level searches: ``noise`` is the root-noise amplitude in hundredths of a man;
     with probability ``slip_chance`` a move is searched with amplitude ``slip_noise`` instead;
-    with ``endings`` the endgame tables decide wherever they hold the position."""
+    with ``endings`` the endgame tables decide wherever they hold the position, with ``book`` the
+    opening book wherever it holds the position (``kingme.engine.book``)."""
 
     depth: int
     nodes: int
@@ -40,14 +41,15 @@ class Plan:
     slip_noise: int = 0
     table_bits: int = 20
     endings: bool = False
+    book: bool = False
 
 
 PLANS: dict[str, Plan] = {
     "beginner": Plan(depth=2, nodes=5_000, noise=60, full_eval=False, quiescence=False, table_bits=10),
     "casual": Plan(depth=3, nodes=30_000, noise=40, full_eval=False, table_bits=14),
     "club": Plan(depth=6, nodes=100_000, noise=12, slip_chance=0.125, slip_noise=45, table_bits=17),
-    "strong": Plan(depth=14, nodes=250_000, table_bits=19, endings=True),
-    "master": Plan(depth=60, nodes=4_000_000, table_bits=21, endings=True),
+    "strong": Plan(depth=14, nodes=250_000, table_bits=19, endings=True, book=True),
+    "master": Plan(depth=60, nodes=4_000_000, table_bits=21, endings=True, book=True),
 }
 
 

@@ -1,10 +1,8 @@
 """Matches between two levels over the standard 3-move ballot openings.
 
-The openings are the 3-move ballots of American checkers as pydraughts 0.6.7 ships them
-(``draughts/ballot_files/3move_english.json``, its ``standard`` list of 157 openings, in file
-order), copied to ``data/three_move_ballots.txt`` so that kingme does not need pydraughts to run.
-Each opening is played twice, once with each level as Black, with the game's seed
-naming the opening and the colours, so a match is exactly repeatable.
+The openings are the 3-move ballots (``kingme.engine.ballots``). Each opening is played twice,
+once with each level as Black, with the game's seed naming the opening and the colours, so a
+match is exactly repeatable.
 """
 
 from __future__ import annotations
@@ -19,32 +17,15 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import ClassVar, Self
 
+from kingme.engine.ballots import ballot_openings
 from kingme.engine.levels import check_level
 from kingme.engine.player import choose_move, warm_up
 from kingme.engine.protocol import position_line
 from kingme.game import Game, Setup
 from kingme.rules import KingmeError, Move
-
-
-def ballot_openings() -> list[tuple[str, list[str]]]:
-    """The 3-move ballots: (name, three moves) in the file's order."""
-    text = resources.files("kingme.engine").joinpath("data/three_move_ballots.txt").read_text()
-    openings = []
-    for line in text.splitlines():
-        if line and not line.startswith("#"):
-            number, *moves = line.split()
-            openings.append((number, moves))
-    return openings
-
-
-def ballot_positions(count: int) -> list[Game]:
-    """The positions after the first ``count`` ballots (White to move): the benchmark's."""
-    return [Game(moves=moves) for _, moves in ballot_openings()[:count]]
-
 
 #: How an external engine contestant is written: ``engine:CMD``.
 ENGINE_PREFIX = "engine:"

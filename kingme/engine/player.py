@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from kingme.engine.analysis import SearchResult, analyse, noise_codes
+from kingme.engine.book import stored_book
 from kingme.engine.levels import PLANS, Plan, check_level
 from kingme.engine.randomplay import pick_by_steps
 from kingme.engine.seeding import SeededStream, game_stream
@@ -42,6 +43,10 @@ def think(game: Game, level: str, nodes: int | None = None, depth: int | None = 
     _check_playable(game)
     plan = PLANS[level]
     plan = replace(plan, nodes=plan.nodes if nodes is None else nodes, depth=plan.depth if depth is None else depth)
+    if plan.book and game.board.variant.name == "american" and game.board in stored_book():
+        entry = stored_book().entry(game.board)
+        move = game.board.parse_move(entry.move)
+        return SearchResult(move, entry.score, entry.depth, 0, (move,))
     noise = _noise(game, plan, game_stream(game, level))
     return analyse(game, plan.depth, plan.nodes, noise, plan.full_eval, plan.quiescence, plan.table_bits, plan.endings)
 

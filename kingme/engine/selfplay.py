@@ -28,7 +28,7 @@ import numpy as np
 
 from kingme.engine import search as core
 from kingme.engine.analysis import deepen
-from kingme.engine.match import ballot_openings
+from kingme.engine.ballots import ballot_openings
 from kingme.engine.movegen import MOVE_SIZE, moves_base
 from kingme.game import Game
 

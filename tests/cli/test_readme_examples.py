@@ -59,6 +59,7 @@ NOT_RUN = {
     "kingme puzzles generate": "hours of engine games into the package's collection",
     "kingme tune selfplay": "20,000 engine games",
     "kingme tune fit": "needs the games of tune selfplay",
+    "kingme book build": "hours of searches into the package's opening book",
     "kingme bench startup": "starts fifty processes: run by hand",
 }
 #: Shell lines of the README that are not kingme commands, and why they are not run here.

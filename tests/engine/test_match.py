@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from kingme.engine.match import MatchResult, ballot_openings, run_match
+from kingme.engine.ballots import ballot_openings
+from kingme.engine.match import MatchResult, run_match
 
 
 def test_the_three_move_ballots_are_the_standard_list_of_legal_openings() -> None:

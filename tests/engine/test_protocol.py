@@ -10,7 +10,8 @@ import sys
 import pytest
 
 from kingme.engine import levels
-from kingme.engine.match import Contestant, ExternalEngine, ballot_openings, run_match
+from kingme.engine.ballots import ballot_openings
+from kingme.engine.match import Contestant, ExternalEngine, run_match
 from kingme.engine.player import choose_move, think
 from kingme.engine.protocol import MAX_LINE, PROTOCOL_VERSION, EngineState, respond, serve
 from kingme.game import Game, Setup

@@ -1,0 +1,52 @@
+"""``kingme book build``: grow the opening book (``kingme.engine.book``) by deep searches."""
+
+from __future__ import annotations
+
+import argparse
+from importlib import resources
+from pathlib import Path
+
+from kingme.cli.arguments import plural, whole_number
+from kingme.cli.progress import ProgressBar
+
+#: There are 157 standard 3-move ballots.
+BALLOTS = 157
+
+
+def _package_book() -> Path:
+    return Path(str(resources.files("kingme.engine").joinpath("data/book.txt")))
+
+
+def _run_build(args: argparse.Namespace) -> int:
+    from kingme.engine.book import build
+
+    print(
+        f"growing {args.file} over the main lines of the first {plural(args.ballots, 'ballot')}, "
+        f"{plural(args.plies, 'ply', 'plies')} each, {args.nodes:,} nodes a search; stop it any time "
+        "and run it again to go on",
+        flush=True,
+    )
+    added = build(args.file, args.ballots, args.plies, args.nodes, ProgressBar("ballots"))
+    print(f"{plural(added, 'position')} added")
+    return 0
+
+
+def build_options(parser: argparse.ArgumentParser) -> None:
+    from kingme.engine.book import BOOK_NODES, BOOK_PLIES
+
+    parser.add_argument(
+        "--ballots",
+        type=whole_number(1, BALLOTS, f"there are {BALLOTS} standard 3-move ballots"),
+        default=BALLOTS,
+        help=f"cover the first N ballots (default all {BALLOTS})",
+    )
+    parser.add_argument(
+        "--plies", type=whole_number(1), default=BOOK_PLIES, help=f"plies of each main line (default {BOOK_PLIES})"
+    )
+    parser.add_argument(
+        "--nodes", type=whole_number(1), default=BOOK_NODES, help=f"nodes a search (default {BOOK_NODES:,})"
+    )
+    parser.add_argument(
+        "--file", type=Path, default=_package_book(), help="book file to grow (default: the package's, read in play)"
+    )
+    parser.set_defaults(run=_run_build)

@@ -1,0 +1,60 @@
+"""The opening book: the strong and master levels play its move, a build resumes, a bad file is refused."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kingme.engine import book as book_module
+from kingme.engine import choose_move, player
+from kingme.engine.ballots import ballot_openings
+from kingme.engine.book import Book, BookError, build
+from kingme.game import Game, Setup
+
+BALLOT_001 = Game(moves=ballot_openings()[0][1]).board.fen()
+
+
+def test_strong_and_master_play_the_book_move_where_the_book_has_the_position(monkeypatch) -> None:
+    game = Game(moves=ballot_openings()[0][1])
+    unusual = next(m for m in game.legal_moves() if m != choose_move(game, "master"))
+    monkeypatch.setattr(player, "stored_book", lambda: Book.from_text(f"{BALLOT_001} {unusual} 0 30 99"))
+    assert choose_move(game, "master") == unusual
+    assert choose_move(game, "strong") == unusual
+    casual = Game(Setup("casual"), ballot_openings()[0][1])
+    assert player.think(casual, "master").nodes > 0  # the book is for American checkers only
+
+
+def test_a_build_appends_each_search_at_once_and_resumes_where_it_stopped(tmp_path: Path) -> None:
+    path = tmp_path / "book.txt"
+    first = build(path, ballots=2, plies=3, nodes=2_000)
+    assert first > 0
+    assert build(path, ballots=2, plies=3, nodes=2_000) == 0  # nothing left to do
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join(lines[:-1]) + "\n" + lines[-1][:25])  # a line cut short by a stop
+    assert build(path, ballots=2, plies=3, nodes=2_000) == 1  # only that search again
+    book = Book.from_text(path.read_text())
+    assert len(book) == first
+    game = Game(moves=ballot_openings()[0][1])
+    assert str(book.move(game.board)) in {str(m) for m in game.legal_moves()}
+
+
+@pytest.mark.parametrize(
+    ("line", "problem"),
+    [
+        (f"{BALLOT_001} 23-18 0 9", "expected FEN MOVE SCORE DEPTH NODES, found 4 fields"),
+        ("W:W33:B1 23-18 0 9 1000", "line 2: "),
+        (f"{BALLOT_001} 9-14 0 9 1000", "line 2: "),
+        (f"{BALLOT_001} 23-18 zero 9 1000", "must be whole numbers"),
+    ],
+)
+def test_a_bad_line_is_refused_with_its_line_number(line: str, problem: str) -> None:
+    with pytest.raises(BookError, match="line 2") as refused:
+        Book.from_text(f"# comment\n{line}\n", "book")
+    assert problem in str(refused.value)
+
+
+def test_the_shipped_book_reads_and_every_move_is_legal() -> None:
+    book_module.stored_book.cache_clear()
+    book = book_module.stored_book()  # raises BookError if any line is bad
+    assert isinstance(book, Book)
