@@ -19,7 +19,7 @@ _perft_depth = whole_number(1, MAX_PERFT_DEPTH, "deeper counts take days in pure
 
 def perft(board: Board, depth: int) -> int:
     """Leaf positions ``depth`` plies ahead of ``board``, every capture route counted."""
-    own, opp = (board.black, board.white) if board.black_to_move else (board.white, board.black)
+    own, opp = board.sides()
     return bitboard.perft(own, opp, board.kings, board.black_to_move, depth, board.variant.captures_compulsory)
 
 

@@ -41,10 +41,6 @@ class SearchResult:
     pv: tuple[Move, ...]
 
 
-def _sides(board: Board) -> tuple[int, int]:
-    return (board.black, board.white) if board.black_to_move else (board.white, board.black)
-
-
 def _recent_keys(game: Game) -> list[int]:
     """Keys of the positions since the last capture or man move, oldest first, the current one
     excluded (``deepen`` keeps the last ones the no-progress rule can still reach)."""
@@ -80,7 +76,7 @@ def _principal_variation(board: Board, first: Move, work: object, length: int) -
     board.push(first)
     seen = {board.key()}
     while len(line) < length:
-        own, opp = _sides(board)
+        own, opp = board.sides()
         code = int(core.table_move(work, core.position_key(own, opp, board.kings, board.black_to_move)))
         if code == 0:
             break
@@ -154,7 +150,7 @@ def analyse(
         known = _database_result(board, pieces, tables)
         if known is not None:
             return known
-    own, opp = _sides(board)
+    own, opp = board.sides()
     compulsory = board.variant.captures_compulsory
     work, bits, score, done = deepen(
         own,

@@ -349,7 +349,7 @@ class Endgame:
 
 
 def _board_key(board: Board) -> int:
-    own, opp = (board.black, board.white) if board.black_to_move else (board.white, board.black)
+    own, opp = board.sides()
     return _key(own, opp, board.kings, board.black_to_move)
 
 

@@ -21,6 +21,9 @@ from __future__ import annotations
 
 MASK32 = 0xFFFFFFFF
 
+#: ``(from_bit, to_bit, captured_mask, path)``: see *raw move* above.
+RawMove = tuple[int, int, int, tuple[int, ...] | None]
+
 #: Direction vectors as (row step, column step). Black men use the first two, White men the
 #: last two, kings all four.
 DOWN_DIRECTIONS = ((1, -1), (1, 1))
@@ -49,9 +52,15 @@ def _bits(indices: object) -> int:
 
 EVEN_ROWS = _bits(i for i in range(32) if (i // 4) % 2 == 0)
 ODD_ROWS = MASK32 ^ EVEN_ROWS
-#: Squares where a man of each colour is crowned.
+#: Squares where a man of each colour is crowned: the far row from where it starts.
 BLACK_CROWN = _bits(range(28, 32))
 WHITE_CROWN = _bits(range(0, 4))
+
+
+def crown_row(black: bool) -> int:
+    """The squares where a man of Black (``black``) or White is crowned; every other module
+    that needs the crowning row asks here (or reads the two constants above)."""
+    return BLACK_CROWN if black else WHITE_CROWN
 
 
 def _step_mask(directions: tuple[tuple[int, int], ...], shift: int) -> int:
@@ -130,8 +139,8 @@ def jumpers(own: int, opp: int, kings: int, black: bool) -> int:
     return (_down_jumpers(down, opp, empty) if down else 0) | (_up_jumpers(up, opp, empty) if up else 0)
 
 
-def _simple_moves(own: int, kings: int, empty: int, black: bool) -> list[tuple[int, int, int, None]]:
-    moves: list[tuple[int, int, int, None]] = []
+def _simple_moves(own: int, kings: int, empty: int, black: bool) -> list[RawMove]:
+    moves: list[RawMove] = []
     append = moves.append
     down = own if black else own & kings
     up = own & kings if black else own
@@ -152,9 +161,7 @@ def _simple_moves(own: int, kings: int, empty: int, black: bool) -> list[tuple[i
     return moves
 
 
-def _capture_moves(
-    own: int, opp: int, kings: int, black: bool, starters: int, stop_anywhere: bool
-) -> list[tuple[int, int, int, tuple[int, ...]]]:
+def _capture_moves(own: int, opp: int, kings: int, black: bool, starters: int, stop_anywhere: bool) -> list[RawMove]:
     """Every capture route of the pieces in ``starters``.
 
     With ``stop_anywhere`` (the casual variant) every prefix of a route is a move of its own;
@@ -162,8 +169,8 @@ def _capture_moves(
     stops there. Captured pieces leave the board at once, and the moving piece leaves its start
     square, so a king may pass through or end on the square it started from.
     """
-    moves: list[tuple[int, int, int, tuple[int, ...]]] = []
-    crown = BLACK_CROWN if black else WHITE_CROWN
+    moves: list[RawMove] = []
+    crown = crown_row(black)
     man_table = BLACK_MAN_JUMPS if black else WHITE_MAN_JUMPS
     while starters:
         start_bit = starters & -starters
@@ -178,7 +185,7 @@ def _capture_moves(
 
 
 def _extend(
-    moves: list[tuple[int, int, int, tuple[int, ...]]],
+    moves: list[RawMove],
     start_bit: int,
     square: int,
     captured: int,
@@ -218,9 +225,7 @@ def _extend(
         moves.append((start_bit, 1 << square, captured, path))
 
 
-def generate(
-    own: int, opp: int, kings: int, black: bool, captures_compulsory: bool = True
-) -> list[tuple[int, int, int, tuple[int, ...] | None]]:
+def generate(own: int, opp: int, kings: int, black: bool, captures_compulsory: bool = True) -> list[RawMove]:
     """All legal raw moves for the side to move (``own``), Black if ``black``.
 
     With ``captures_compulsory`` (American rules) any capture rules out ordinary moves and a
@@ -230,9 +235,9 @@ def generate(
     capturers = jumpers(own, opp, kings, black)
     if captures_compulsory:
         if capturers:
-            return _capture_moves(own, opp, kings, black, capturers, False)  # type: ignore[return-value]
-        return _simple_moves(own, kings, MASK32 ^ (own | opp), black)  # type: ignore[return-value]
-    moves: list = _simple_moves(own, kings, MASK32 ^ (own | opp), black)
+            return _capture_moves(own, opp, kings, black, capturers, False)
+        return _simple_moves(own, kings, MASK32 ^ (own | opp), black)
+    moves = _simple_moves(own, kings, MASK32 ^ (own | opp), black)
     if capturers:
         moves.extend(_capture_moves(own, opp, kings, black, capturers, True))
     return moves
@@ -272,7 +277,7 @@ def apply(own: int, opp: int, kings: int, black: bool, move: tuple[int, int, int
     if kings & from_bit:
         kings = ((kings ^ from_bit) | to_bit) & ~captured
     else:
-        kings = (kings & ~captured) | (to_bit & (BLACK_CROWN if black else WHITE_CROWN))
+        kings = (kings & ~captured) | (to_bit & crown_row(black))
     return own, opp ^ captured, kings
 
 
@@ -289,7 +294,7 @@ def perft(own: int, opp: int, kings: int, black: bool, depth: int, captures_comp
             return count_moves(own, opp, kings, black)
         return len(generate(own, opp, kings, black, False))
     total = 0
-    crown = BLACK_CROWN if black else WHITE_CROWN
+    crown = crown_row(black)
     white = not black
     depth -= 1
     leaf = depth == 1 and captures_compulsory

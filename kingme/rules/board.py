@@ -31,6 +31,11 @@ WHITE: Color = "white"
 
 
 def opponent(color: Color) -> Color:
+    """The other colour: the one place kingme turns Black into White and back.
+
+    >>> opponent("black")
+    'white'
+    """
     return WHITE if color == BLACK else BLACK
 
 
@@ -112,14 +117,16 @@ class Board:
 
     # -- moves ----------------------------------------------------------------------------
 
-    def _sides(self) -> tuple[int, int]:
+    def sides(self) -> tuple[int, int]:
+        """``(own, opp)``: the side to move's pieces and its opponent's, the order in which the
+        bitboard generator and the engine's compiled core take them."""
         return (self.black, self.white) if self.black_to_move else (self.white, self.black)
 
     def legal_moves(self) -> list[Move]:
         """Every legal move, sorted by path. Capture routes are listed whole."""
         key = self.key()
         if self._cache is None or self._cache[0] != key:
-            own, opp = self._sides()
+            own, opp = self.sides()
             raw = bitboard.generate(own, opp, self.kings, self.black_to_move, self.variant.captures_compulsory)
             moves = []
             for from_bit, to_bit, _, path in raw:
@@ -132,25 +139,33 @@ class Board:
 
     def is_capture_required(self) -> bool:
         """True when the side to move must capture (American rules, a capture available)."""
-        own, opp = self._sides()
+        own, opp = self.sides()
         return self.variant.captures_compulsory and bool(bitboard.jumpers(own, opp, self.kings, self.black_to_move))
-
-    def capturable(self) -> list[int]:
-        """Squares of opposing pieces that some legal move of the side to move captures."""
-        return sorted({square for move in self.legal_moves() for square in move.captures})
 
     def is_crowning(self, move: Move) -> bool:
         """Whether ``move`` (legal here) crowns a man."""
-        bit = 1 << (move.from_square - 1)
-        if self.kings & bit:
+        if self.kings & (1 << (move.from_square - 1)):
             return False
-        return move.to_square >= 29 if self.black_to_move else move.to_square <= 4
+        return bool(bitboard.crown_row(self.black_to_move) & (1 << (move.to_square - 1)))
+
+    def move_for_path(self, path: tuple[int, ...] | list[int]) -> Move:
+        """The legal move whose full route is ``path`` (squares 1-32, landing by landing), as the
+        browser and the online protocol send it; ``IllegalMoveError`` if no legal move has it.
+
+        >>> Board("B:W14,23:B9").move_for_path([9, 18, 27])
+        Move(path=(9, 18, 27), captures=(14, 23))
+        """
+        wanted = tuple(path)
+        for move in self.legal_moves():
+            if move.path == wanted:
+                return move
+        raise IllegalMoveError(f"the path {list(wanted)} is not a legal move for {self.turn}")
 
     def push(self, move: Move) -> None:
         """Play ``move``; raise ``IllegalMoveError`` (and change nothing) if it is not legal."""
         if move not in self.legal_moves():
             raise IllegalMoveError(f"{move} is not a legal move for {self.turn} in {self.fen()}")
-        own, opp = self._sides()
+        own, opp = self.sides()
         from_bit, to_bit = 1 << (move.from_square - 1), 1 << (move.to_square - 1)
         captured = sum(1 << (s - 1) for s in move.captures)
         own, opp, kings = bitboard.apply(own, opp, self.kings, self.black_to_move, (from_bit, to_bit, captured, None))

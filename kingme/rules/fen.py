@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kingme.rules.bitboard import BLACK_CROWN, WHITE_CROWN
 from kingme.rules.errors import FenError
 
 #: The largest FEN text accepted; a real position is under 120 characters.
@@ -87,7 +88,7 @@ def parse_fen(fen: str) -> Position:
     for name, pieces in (("black", black), ("white", white)):
         if pieces.bit_count() > 12:
             raise FenError(f"FEN {fen!r} gives {name} {pieces.bit_count()} pieces; a side has at most 12")
-    for name, men, row in (("black", black & ~kings, 0xF0000000), ("white", white & ~kings, 0x0000000F)):
+    for name, men, row in (("black", black & ~kings, BLACK_CROWN), ("white", white & ~kings, WHITE_CROWN)):
         if men & row:
             square = (men & row & -(men & row)).bit_length()
             raise FenError(f"FEN {fen!r} has a {name} man on square {square}, where it would already be a king")

@@ -19,12 +19,8 @@ REFERENCE = [  # /work/shared/reference/perft.md
 ]
 
 
-def _sides(board: Board) -> tuple[int, int]:
-    return (board.black, board.white) if board.black_to_move else (board.white, board.black)
-
-
 def engine_perft(board: Board, depth: int) -> int:
-    own, opp = _sides(board)
+    own, opp = board.sides()
     compulsory = board.variant.captures_compulsory
     return movegen.perft(own, opp, board.kings, board.black_to_move, depth, compulsory, movegen.work_array(), 0)
 
@@ -38,14 +34,14 @@ def test_engine_perft_matches_the_reference_counts(fen: str, counts: list[int]) 
 @pytest.mark.parametrize("fen", [fen for fen, _ in REFERENCE])
 def test_engine_perft_matches_the_rules_core_in_the_casual_variant(fen: str) -> None:
     board = Board(fen, "casual")
-    own, opp = _sides(board)
+    own, opp = board.sides()
     for depth in range(1, 5):
         expected = bitboard.perft(own, opp, board.kings, board.black_to_move, depth, False)
         assert engine_perft(board, depth) == expected
 
 
 def engine_moves(board: Board) -> Counter[tuple[int, int, frozenset[int]]]:
-    own, opp = _sides(board)
+    own, opp = board.sides()
     buffer = movegen.work_array()
     base = movegen.moves_base(0)
     n = movegen.generate(own, opp, board.kings, board.black_to_move, board.variant.captures_compulsory, buffer, base)

@@ -20,7 +20,7 @@ def test_the_evaluation_is_the_same_for_either_colour_on_the_turned_board() -> N
     rng = random.Random("symmetry")
     for _ in range(500):
         board = random_board(rng, "american")
-        own, opp = (board.black, board.white) if board.black_to_move else (board.white, board.black)
+        own, opp = board.sides()
         for full in (False, True):
             here = evaluate(own, opp, board.kings, board.black_to_move, full)
             there = evaluate(_turned(own), _turned(opp), _turned(board.kings), not board.black_to_move, full)
