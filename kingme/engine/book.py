@@ -13,8 +13,10 @@ after ``#`` comments. It is read as hostile input: a line whose FEN does not par
 is not legal there, or whose numbers are not numbers is refused with its line number.
 
 ``build`` grows it: for each ballot it follows the main line — the book's move where there is
-one, else a new search whose line is appended at once; a forced move needs none — so a stopped
-build loses at most the search it was in, and running it again goes on where it stopped.
+one searched with at least the build's budget, else a new search whose line is appended at once
+(a later line for a position replaces an earlier one, so a build with a bigger budget deepens
+the book); a forced move needs none. A stopped build loses at most the search it was in, and
+running it again goes on where it stopped.
 
 >>> book = Book.from_text("W:W17,22-32:B1-4,6-13 23-18 12 19 16000000")
 >>> game = Game(moves=["9-13", "21-17", "5-9"])  # ballot 001
@@ -151,7 +153,7 @@ def build(
                 if game.is_over:
                     break
                 legal = game.legal_moves()
-                if len(legal) > 1 and game.board not in book:
+                if len(legal) > 1 and (game.board not in book or book.entry(game.board).nodes < nodes):
                     result = analyse(game, 64, nodes)
                     entry = Entry(game.board.fen(), str(result.move), result.score, result.depth, nodes)
                     out.write(entry.line() + "\n")

@@ -58,3 +58,12 @@ def test_the_shipped_book_reads_and_every_move_is_legal() -> None:
     book_module.stored_book.cache_clear()
     book = book_module.stored_book()  # raises BookError if any line is bad
     assert isinstance(book, Book)
+
+
+def test_a_build_with_a_bigger_budget_searches_again_and_its_lines_replace_the_old_ones(tmp_path: Path) -> None:
+    path = tmp_path / "book.txt"
+    added = build(path, ballots=1, plies=2, nodes=1_000)
+    assert build(path, ballots=1, plies=2, nodes=3_000) == added
+    book = Book.from_text(path.read_text())
+    assert len(book) == added
+    assert book.entry(Game(moves=ballot_openings()[0][1]).board).nodes == 3_000
