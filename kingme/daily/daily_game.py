@@ -22,7 +22,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from kingme.game import Setup
-from kingme.rules import Color, KingmeError
+from kingme.rules import Color, KingmeError, opponent
 from kingme.rules.fen import START_FEN
 
 #: The daily opponent ('Beat Club').
@@ -83,7 +83,7 @@ class DailyGame:
 
     @property
     def computer(self) -> Color:
-        return "white" if self.player == "black" else "black"
+        return opponent(self.player)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -101,11 +101,7 @@ class Game:
         if isinstance(move, str):
             return self.board.parse_move(move)
         if isinstance(move, (list, tuple)) and all(isinstance(s, int) and not isinstance(s, bool) for s in move):
-            path = tuple(move)
-            for legal in self.board.legal_moves():
-                if legal.path == path:
-                    return legal
-            raise IllegalMoveError(f"the path {list(path)} is not a legal move for {self.turn}")
+            return self.board.move_for_path(move)
         raise IllegalMoveError(f"a move must be text such as '11-15' or a list of squares, not {move!r:.40}")
 
     def push(self, move: Move | str | list[int]) -> Move:
@@ -174,20 +170,6 @@ class Game:
         return None
 
     # -- exchange ------------------------------------------------------------------------
-
-    def history(self) -> list[dict[str, Any]]:
-        """Each turn as the front end shows it: colour, notation, capture and crowning."""
-        first: Color = "black" if self.setup.fen.startswith("B") else "white"  # Setup normalises its FEN
-        return [
-            {
-                "color": first if ply % 2 == 0 else opponent(first),
-                "move": str(move),
-                "path": list(move.path),
-                "captures": list(move.captures),
-                "crown": crown,
-            }
-            for ply, (move, crown) in enumerate(zip(self.moves, self.crowned, strict=True))
-        ]
 
     def record(self) -> dict[str, Any]:
         """The game as plain data: setup, moves (full paths) and how it ended, if from outside."""

@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from kingme.game.game import Game
+from kingme.game.result import Result
 from kingme.game.setup import DEFAULT_SEED, Setup
 from kingme.rules.errors import GameOverError, IllegalMoveError, KingmeError, PdnError
 from kingme.rules.fen import START_FEN
@@ -71,6 +72,11 @@ def _setup(pdn: PdnGame) -> Setup:
         raise PdnError(f"{pdn.where()}: {error}") from None
 
 
+def _ended(result: Result) -> str:
+    """How a game ended, for the two messages that refuse moves or a result after it."""
+    return f"{result.winner or 'nobody'} won ({result.reason})"
+
+
 def _apply_result(game: Game, pdn: PdnGame) -> None:
     """Check the PDN result against the game, or end the game the way the result says."""
     if pdn.result == "*":
@@ -78,8 +84,7 @@ def _apply_result(game: Game, pdn: PdnGame) -> None:
     if game.result is not None:
         if game.result.pdn != pdn.result:
             raise PdnError(
-                f"{pdn.where()}: the result {pdn.result} contradicts the moves, after which "
-                f"{game.result.winner or 'nobody'} won ({game.result.reason})"
+                f"{pdn.where()}: the result {pdn.result} contradicts the moves, after which {_ended(game.result)}"
             )
         return
     if pdn.result == "1/2-1/2":
@@ -101,8 +106,8 @@ def game_from_pdn(pdn: PdnGame) -> Game:
         except GameOverError:
             assert game.result is not None
             raise PdnError(
-                f"{pdn.where(ply)}: move {pdn.move_number(ply)} {text} comes after the end of the game "
-                f"({game.result.explanation()})"
+                f"{pdn.where(ply)}: move {pdn.move_number(ply)} {text} comes after the end of the game, "
+                f"in which {_ended(game.result)}"
             ) from None
         except IllegalMoveError as error:
             raise PdnError(f"{pdn.where(ply)}: move {pdn.move_number(ply)} {text}: {error}") from None

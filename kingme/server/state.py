@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from kingme.game import Game
+from kingme.rules.board import Color, opponent
 from kingme.rules.move import Move
 
 
@@ -20,6 +21,23 @@ def _route(game: Game, move: Move) -> dict[str, Any]:
         "captures": list(move.captures),
         "crowns": game.board.is_crowning(move),
     }
+
+
+def turn_row(color: Color, move: Move, crown: bool) -> dict[str, Any]:
+    """One turn as the page's move list reads it, in the history and in an online ``move``
+    event alike: colour, notation, full route, captured squares, whether it crowned."""
+    return {"color": color, "move": str(move), "path": list(move.path), "captures": list(move.captures), "crown": crown}
+
+
+def _history(game: Game) -> list[dict[str, Any]]:
+    """Every turn played, oldest first. Colours are counted back from the side to move (an
+    even number of plies ago it was the same side), so a setup with White to move needs no
+    special case."""
+    plies = len(game.moves)
+    return [
+        turn_row(game.turn if (plies - ply) % 2 == 0 else opponent(game.turn), move, crown)
+        for ply, (move, crown) in enumerate(zip(game.moves, game.crowned, strict=True))
+    ]
 
 
 def game_state(game: Game) -> dict[str, Any]:
@@ -40,6 +58,6 @@ def game_state(game: Game) -> dict[str, Any]:
         "captureRequired": bool(legal) and board.is_capture_required(),
         "result": result.to_dict() if result else None,
         "steps": game.steps,
-        "history": game.history(),
+        "history": _history(game),
         "undoable": game.undoable,
     }

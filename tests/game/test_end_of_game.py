@@ -13,7 +13,7 @@ def test_taking_the_last_piece_wins_for_no_pieces():
     game = Game(Setup.named("double-jump"))
     game.push("9x18x27")
     assert (game.result.winner, game.result.reason) == ("black", "no-pieces")
-    assert game.result.explanation({"black": "Red", "white": "White"}) == "White has no pieces left."
+    assert game.result.loser == "white" and game.result.pdn == "1-0"
 
 
 def test_leaving_the_opponent_no_move_wins_for_blocked_even_with_pieces_left():
@@ -23,7 +23,6 @@ def test_leaving_the_opponent_no_move_wins_for_blocked_even_with_pieces_left():
     game.push("15-11")
     assert (game.result.winner, game.result.reason) == ("white", "blocked")
     assert game.board.count("black") == 1
-    assert game.result.explanation() == "Black has pieces left but none of them can move."
 
 
 def test_a_start_position_without_a_move_is_already_decided():
@@ -156,7 +155,7 @@ def test_resigning_ends_the_game_against_the_side_to_move_by_default():
     result = game.resign()
     assert (result.winner, result.reason) == ("black", "resignation")
     assert game.result == result and game.is_over and game.legal_moves() == []
-    assert result.explanation() == "White resigned."
+    assert result.loser == "white" and result.to_dict() == {"winner": "black", "reason": "resignation"}
 
 
 def test_either_side_may_resign_at_any_time():

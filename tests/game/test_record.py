@@ -11,14 +11,14 @@ OPENING = ["11-15", "23-19", "8-11", "22-17", "9-13", "17-14", "10x17", "21x14"]
 
 
 def same(a, b):
-    return (a.record(), a.board.fen(), a.result, a.quiet_plies, a.repetitions, a.steps, a.history()) == (
+    return (a.record(), a.board.fen(), a.result, a.quiet_plies, a.repetitions, a.steps, a.crowned) == (
         b.record(),
         b.board.fen(),
         b.result,
         b.quiet_plies,
         b.repetitions,
         b.steps,
-        b.history(),
+        b.crowned,
     )
 
 

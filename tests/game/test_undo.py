@@ -22,7 +22,6 @@ def snapshot(game):
         game.steps,
         game.result,
         game.legal_moves(),
-        game.history(),
         game.record(),
     )
 

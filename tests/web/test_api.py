@@ -61,6 +61,17 @@ def test_finishing_the_double_jump_wins_for_black_in_two_steps(client):
     assert state["history"] == [
         {"color": "black", "move": "9x18x27", "path": [9, 18, 27], "captures": [14, 23], "crown": False}
     ]
+    assert state["result"] == {"winner": "black", "reason": "no-pieces"}
+
+
+def test_the_history_names_each_turns_colour_when_white_moves_first_and_marks_crowning(client):
+    record = {"setup": {"fen": "W:W6,22:B27"}, "moves": ["22-18", "27-31", "6-2"]}
+    history = client.post("/api/state", json={"record": record}).json()["history"]
+    assert [(row["color"], row["move"], row["crown"]) for row in history] == [
+        ("white", "22-18", False),
+        ("black", "27-31", True),
+        ("white", "6-2", True),
+    ]
 
 
 def test_casual_rules_list_the_partial_capture_and_the_ordinary_move_too(client):

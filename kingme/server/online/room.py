@@ -16,7 +16,7 @@ from typing import Any
 from kingme.game import Game, Setup
 from kingme.rules import KingmeError, Move, opponent
 from kingme.server.online.protocol import Message, ProtocolError
-from kingme.server.state import game_state
+from kingme.server.state import game_state, turn_row
 from kingme.server.storage import StoredEvent, StoredRoom
 
 #: A room expires after this long without a move.
@@ -151,20 +151,10 @@ class Room:
             if isinstance(text, str):
                 move = self.game.board.parse_move(text)
             else:
-                move = next((m for m in self.game.legal_moves() if list(m.path) == text), None)
-                if move is None:
-                    raise KingmeError(f"the path {text} is not a legal move for {color}")
+                move = self.game.board.move_for_path(text)
         except KingmeError as error:
             raise RoomError("illegal_move", str(error), move_id) from None
-        data = {
-            "color": color,
-            "move": str(move),
-            "path": list(move.path),
-            "captures": list(move.captures),
-            "crown": self.game.board.is_crowning(move),
-            "id": move_id,
-        }
-        return "move", data
+        return "move", {**turn_row(self.game.turn, move, self.game.board.is_crowning(move)), "id": move_id}
 
     def _undo_plies(self, player: int) -> int:
         """Plies an undo asked by ``player`` takes back: their last move, and the reply to it if any."""
