@@ -88,7 +88,7 @@ def _key(own: int, opp: int, kings: int, black: bool) -> int:
 
 
 @njit(cache=True)
-def _unpack(key: int) -> tuple:
+def _unpack(key: int) -> tuple[int, int, int, bool]:
     """``(own, opp, kings, black)`` of a key made by ``_key``."""
     occupied = key & 0xFFFFFFFF
     own = 0
@@ -152,7 +152,7 @@ def _rehash(keys: np.ndarray, count: int, hash_table: np.ndarray) -> None:
 @njit(cache=True)
 def _enumerate(
     keys: np.ndarray, hash_table: np.ndarray, start: int, count: int, compulsory: bool, buf: np.ndarray
-) -> tuple:
+) -> tuple[int, int]:
     """Add the successors of positions ``start`` onwards at the end of ``keys`` until every
     listed position is expanded or the arrays are full; return ``(expanded, count)``."""
     i = start
@@ -183,6 +183,24 @@ def _stages(keys: np.ndarray) -> np.ndarray:
     return stages
 
 
+#: A queue item is one int64 so that the heap orders it by distance first: the plies from bit
+#: 34 up, the outcome (``_WIN`` or ``_LOSS``) in bits 32-33, the position's local index below.
+_ITEM_PLIES_SHIFT = 34
+_ITEM_OUTCOME_SHIFT = 32
+
+
+@njit(cache=True)
+def _queue_item(plies: int, outcome: int, index: int) -> int:
+    """Pack a queue item; the smallest ``plies`` comes out of the heap first."""
+    return (np.int64(plies) << _ITEM_PLIES_SHIFT) | (np.int64(outcome) << _ITEM_OUTCOME_SHIFT) | index
+
+
+@njit(cache=True)
+def _queue_fields(item: int) -> tuple[int, int, int]:
+    """``(plies, outcome, index)`` of an item made by ``_queue_item``."""
+    return item >> _ITEM_PLIES_SHIFT, (item >> _ITEM_OUTCOME_SHIFT) & 3, item & 0xFFFFFFFF
+
+
 @njit(cache=True)
 def _heap_push(heap: np.ndarray, size: int, item: int) -> int:
     """Add ``item`` to the binary min-heap ``heap[:size]``; return the new size."""
@@ -198,7 +216,7 @@ def _heap_push(heap: np.ndarray, size: int, item: int) -> int:
 
 
 @njit(cache=True)
-def _heap_pop(heap: np.ndarray, size: int) -> tuple:
+def _heap_pop(heap: np.ndarray, size: int) -> tuple[int, int]:
     """Remove the smallest item of the heap; return it and the new size."""
     top = heap[0]
     size -= 1
@@ -286,23 +304,20 @@ def _solve_stage(
                 target = local[j]
                 preds[fill[target]] = k
                 fill[target] += 1
-    # Queue items: plies << 34 | outcome << 32 | local index, smallest plies first.
     heap = np.empty(size + inside[size] + 1, dtype=np.int64)  # a position is queued at most once per edge
     queued = 0
     for k in range(size):
         if nearest_loss[k] >= 0:
-            queued = _heap_push(heap, queued, (np.int64(nearest_loss[k] + 1) << 34) | (_WIN << 32) | k)
+            queued = _heap_push(heap, queued, _queue_item(nearest_loss[k] + 1, _WIN, k))
         elif remaining[k] == 0 and not draw_outside[k]:
-            queued = _heap_push(heap, queued, (np.int64(farthest_win[k] + 1) << 34) | (_LOSS << 32) | k)
+            queued = _heap_push(heap, queued, _queue_item(farthest_win[k] + 1, _LOSS, k))
     settled = np.zeros(size, dtype=np.bool_)
     while queued:
         item, queued = _heap_pop(heap, queued)
-        k = item & 0xFFFFFFFF
+        distance, value, k = _queue_fields(item)
         if settled[k]:
             continue
         settled[k] = True
-        value = (item >> 32) & 3
-        distance = item >> 34
         outcome[members[k]] = value
         plies[members[k]] = distance
         for e in range(inside[k], inside[k + 1]):
@@ -310,12 +325,12 @@ def _solve_stage(
             if settled[before]:
                 continue
             if value == _LOSS:
-                queued = _heap_push(heap, queued, ((distance + 1) << 34) | (_WIN << 32) | before)
+                queued = _heap_push(heap, queued, _queue_item(distance + 1, _WIN, before))
                 continue
             remaining[before] -= 1
             if remaining[before] == 0 and nearest_loss[before] < 0 and not draw_outside[before]:
                 longest = max(distance, farthest_win[before]) + 1
-                queued = _heap_push(heap, queued, (np.int64(longest) << 34) | (_LOSS << 32) | before)
+                queued = _heap_push(heap, queued, _queue_item(longest, _LOSS, before))
 
 
 class Endgame:

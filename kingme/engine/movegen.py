@@ -200,16 +200,7 @@ def generate(own: int, opp: int, kings: int, black: bool, compulsory: bool, buf:
 
 
 @njit(cache=True)
-def generate_captures(own: int, opp: int, kings: int, black: bool, compulsory: bool, buf: np.ndarray, base: int) -> int:
-    """Only the capturing moves (what quiescence search looks at)."""
-    jumping = capturers(own, opp, kings, black)
-    if not jumping:
-        return 0
-    return _capture_routes(own, opp, kings, black, jumping, not compulsory, buf, base, 0)
-
-
-@njit(cache=True)
-def play(own: int, opp: int, kings: int, black: bool, origin: int, target: int, captured: int) -> tuple:
+def play(own: int, opp: int, kings: int, black: bool, origin: int, target: int, captured: int) -> tuple[int, int, int]:
     """The position after a move, seen from the new side to move: (own, opp, kings)."""
     if kings & origin:
         kings = ((kings ^ origin) | target) & ~captured

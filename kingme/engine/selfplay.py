@@ -26,11 +26,12 @@ from pathlib import Path
 
 import numpy as np
 
+from kingme.engine import movegen
 from kingme.engine import search as core
 from kingme.engine.analysis import deepen
 from kingme.engine.ballots import ballot_openings
 from kingme.engine.movegen import MOVE_SIZE, moves_base
-from kingme.game import Game
+from kingme.game import NO_PROGRESS_PLIES, Game
 
 #: Plies with root noise at the start of a game: enough to spread games over many middlegames.
 NOISY_PLIES = 16
@@ -76,11 +77,11 @@ def play_game(index: int, nodes: int) -> list[Position]:
         key = int(core.position_key(own, opp, kings, black))
         if keys.count(key) >= 2:
             break  # third occurrence: draw
-        n = int(core.generate(own, opp, kings, black, True, buffer, moves_base(0)))
+        n = int(movegen.generate(own, opp, kings, black, True, buffer, moves_base(0)))
         if n == 0:
             result = 0.0 if black else 1.0
             break
-        if quiet >= core.NO_PROGRESS:
+        if quiet >= NO_PROGRESS_PLIES:
             break
         seen.append((own, opp, kings, black))
         noise: dict[int, int] = {}
@@ -104,7 +105,7 @@ def play_game(index: int, nodes: int) -> list[Position]:
             quiet = 0
         else:
             quiet += 1
-        own, opp, kings = (int(v) for v in core.play(own, opp, kings, black, origin, target, captured))
+        own, opp, kings = (int(v) for v in movegen.play(own, opp, kings, black, origin, target, captured))
         black = not black
     positions = []
     for own_bits, opp_bits, king_bits, black_to_move in seen:
@@ -169,7 +170,8 @@ def generate(
 def read_batches(paths: list[Path]) -> Iterator[tuple[int, list[Position]]]:
     """(batch number, its positions) for every complete batch in ``paths``."""
     for path in paths:
-        number, positions = -1, []
+        number = -1
+        positions: list[Position] = []
         for line in path.read_text().splitlines():
             if line.startswith("# batch "):
                 number, positions = int(line.split()[2]), []

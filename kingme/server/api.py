@@ -15,7 +15,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from kingme.daily.daily_game import refuse_in_daily
-from kingme.engine import LEVELS
+from kingme.engine.levels import LEVELS, check_level
 from kingme.game import DEFAULT_SEED, POSITIONS, UNDO_LIMIT, Game, Setup
 from kingme.game.pdn import game_to_pdn, games_from_pdn
 from kingme.game.setup import MAX_SEED_LENGTH
@@ -44,10 +44,12 @@ def _game(data: dict[str, Any]) -> Game:
 
 
 def _level(data: dict[str, Any]) -> str:
-    level = data.get("level")
-    if not isinstance(level, str) or level not in LEVELS:
-        raise BadRequest(f"unknown level {str(level)[:40]!r}; choose one of: {', '.join(LEVELS)}")
-    return level
+    """The request's level, checked by the engine's own ``check_level``; a bad one is a bad
+    field of the request (400), not a position the rules refuse (422)."""
+    try:
+        return check_level(data.get("level"))
+    except KingmeError as error:
+        raise BadRequest(str(error)) from None
 
 
 def _playable(game: Game) -> None:
@@ -56,7 +58,8 @@ def _playable(game: Game) -> None:
 
 
 def _engine(request: Request) -> Engine:
-    return request.app.state.engine
+    engine: Engine = request.app.state.engine
+    return engine
 
 
 async def info(request: Request) -> JSONResponse:
@@ -158,10 +161,8 @@ async def import_game(request: Request) -> JSONResponse:
     if stripped[:2].upper() in ("B:", "W:") and "\n" not in stripped:
         setup = {"fen": stripped, "variant": data.get("variant", "american"), "seed": data.get("seed", DEFAULT_SEED)}
         return JSONResponse(game_state(Game(Setup.from_dict(setup))))
-    games = games_from_pdn(text)
-    if not games:
-        raise BadRequest("the pasted text holds no game: paste a PDN game or a FEN position")
-    return JSONResponse(game_state(games[0]))
+    # A text without a game raises PdnError (422) in the reader, so there is always a first game.
+    return JSONResponse(game_state(games_from_pdn(text)[0]))
 
 
 ROUTES = [

@@ -20,7 +20,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, PlainTextResponse, Response
+from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Match, Mount
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -79,11 +79,6 @@ class _WebFiles(Mount):
         if scope["type"] == "http" and scope["path"].startswith("/api/"):
             return Match.NONE, {}
         return super().matches(scope)
-
-
-async def page(request: Request) -> Response:
-    """The front end's page, for routes (such as an online room's link) that open the app."""
-    return FileResponse(WEB_DIR / "index.html")
 
 
 async def _http_error(request: Request, error: Exception) -> Response:

@@ -4,7 +4,8 @@ A server with a thousand online rooms (and the benchmark client driving them) ho
 long-lived objects. CPython's default thresholds run a collection every 700 allocations, and
 every so often a full collection walks all of those objects, stalling every connection at once:
 `kingme bench online --games 1000` measured a p99 round trip of about 400 ms with the defaults,
-and 15 ms with the settings below (p50 unchanged at under 2 ms).
+and 21 ms with the settings below (p50 unchanged at under 2 ms; the README's table of that
+benchmark has the figures).
 """
 
 from __future__ import annotations
