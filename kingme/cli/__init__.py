@@ -159,7 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"kingme {__version__}")
     parser.set_defaults(run=_show_help(parser))
     top = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser, help=argparse.SUPPRESS)
-    groups: dict[str, argparse._SubParsersAction] = {}
+    groups: dict[str, argparse._SubParsersAction[_Parser]] = {}
     for name, summary in GROUPS.items():
         group = top.add_parser(name, prog=f"kingme {name}", help=summary, description=summary)
         group.set_defaults(run=_show_help(group))

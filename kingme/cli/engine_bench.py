@@ -23,6 +23,7 @@ from kingme.cli.arguments import plural, whole_number
 from kingme.cli.engine_commands import level
 from kingme.engine import LEVELS
 from kingme.engine.levels import PLANS
+from kingme.game import Game
 
 #: Perft from the start to this depth: about a second of work for the compiled generator, long
 #: enough to time, short enough for a benchmark that runs every part.
@@ -69,7 +70,7 @@ def _perft() -> None:
     )
 
 
-def _search(games: list) -> None:
+def _search(games: list[Game]) -> None:
     from kingme.engine.analysis import analyse
 
     master = PLANS["master"]
@@ -90,7 +91,7 @@ def _p95(values: list[float]) -> float:
     return sorted(values)[min(len(values) - 1, round(0.95 * (len(values) - 1)))]
 
 
-def _time_per_move(games: list, levels: list[str]) -> None:
+def _time_per_move(games: list[Game], levels: list[str]) -> None:
     from kingme.engine import choose_move
 
     _say(f"time per move on {plural(len(games), 'ballot position')}, s:  CPU median   CPU p95   wall median  wall p95")

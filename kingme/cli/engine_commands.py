@@ -136,7 +136,7 @@ def _run_tune_selfplay(args: argparse.Namespace) -> int:
 
 
 def _run_tune_fit(args: argparse.Namespace) -> int:
-    from kingme.engine import tuning
+    from kingme.engine import evaluation, tuning
 
     paths = sorted(Path(args.dir).glob("games-*.txt"))
     if not paths:
@@ -146,7 +146,7 @@ def _run_tune_fit(args: argparse.Namespace) -> int:
     print(f"loss of always guessing the average: {tuning.baseline_loss(held_out):.5f}", flush=True)
     theta, _, held = tuning.fit(train, held_out, args.epochs, lambda line: print(line, flush=True))
     note = f"fitted by kingme tune fit on {len(train):,} positions; held-out loss {held:.5f}"
-    output = Path(args.output or Path(tuning.__file__).parent / tuning.ev.WEIGHTS_FILE)
+    output = Path(args.output or Path(tuning.__file__).parent / evaluation.WEIGHTS_FILE)
     tuning.write_weights(tuning.to_hundredths(theta), output, note)
     print(f"weights written to {output}")
     return 0

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kingme.engine import egdb
+from kingme.engine import egdb, movegen
 from kingme.engine import search as core
 from kingme.engine.egdb import moves as egdb_moves
 from kingme.engine.egdb.database import SMALL_PIECES
@@ -54,7 +54,7 @@ def _recent_keys(game: Game) -> list[int]:
         captured = sum(1 << (s - 1) for s in move.captures)
         if move.captures or not kings & origin:
             keys.clear()
-        own, opp, kings = (int(v) for v in core.play(own, opp, kings, black_to_move, origin, target, captured))
+        own, opp, kings = (int(v) for v in movegen.play(own, opp, kings, black_to_move, origin, target, captured))
         black, white = (opp, own) if black_to_move else (own, opp)
         black_to_move = not black_to_move
     return keys
@@ -70,7 +70,7 @@ def _as_move(board: Board, origin: int, target: int, captured: int) -> Move:
     raise AssertionError(f"engine move {wanted} is not legal in {board.fen()}")  # the cross-check tests forbid it
 
 
-def _principal_variation(board: Board, first: Move, work: object, length: int) -> tuple[Move, ...]:
+def _principal_variation(board: Board, first: Move, work: np.ndarray, length: int) -> tuple[Move, ...]:
     board = board.copy()
     line = [first]
     board.push(first)

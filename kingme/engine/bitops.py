@@ -7,6 +7,9 @@ square ``i + 1``), so signed/unsigned mixing (which numba turns into floats) nev
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, cast
+
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
@@ -16,7 +19,7 @@ from kingme.engine import numba_cache  # noqa: F401  (sets the cache directory b
 
 
 @intrinsic
-def popcount(typingctx, x):  # type: ignore[no-untyped-def]
+def _popcount(typingctx, x):  # type: ignore[no-untyped-def]
     """Number of set bits of an int64."""
     signature = types.int64(types.int64)
 
@@ -28,7 +31,7 @@ def popcount(typingctx, x):  # type: ignore[no-untyped-def]
 
 
 @intrinsic
-def lowest_index(typingctx, x):  # type: ignore[no-untyped-def]
+def _lowest_index(typingctx, x):  # type: ignore[no-untyped-def]
     """Index of the lowest set bit of a non-zero int64."""
     signature = types.int64(types.int64)
 
@@ -39,3 +42,9 @@ def lowest_index(typingctx, x):  # type: ignore[no-untyped-def]
         return builder.call(function, [args[0], ir.Constant(ir.IntType(1), 0)])
 
     return signature, codegen
+
+
+# Compiled callers call these as ``popcount(x)``; an intrinsic's own signature is its typing
+# function's, ``(typingctx, x)``, so the names are typed for mypy as the calls they stand for.
+popcount = cast(Callable[[Any], int], _popcount)
+lowest_index = cast(Callable[[Any], int], _lowest_index)

@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar, Self
+from typing import Any, ClassVar, Self
 
 from kingme.engine.ballots import ballot_openings
 from kingme.engine.levels import check_level
@@ -98,7 +98,8 @@ class ChildEngine:
 
     _running: ClassVar[dict[tuple[type, str], ChildEngine]] = {}
 
-    def __init__(self, argv: list[str], name: str) -> None:
+    def __init__(self, key: str) -> None:
+        argv, name = self._command(key)
         self.name = name
         try:
             self._process = subprocess.Popen(
@@ -107,6 +108,11 @@ class ChildEngine:
         except OSError as error:
             raise KingmeError(f"{name} cannot be started: {error}") from None
         atexit.register(self._process.kill)
+
+    @staticmethod
+    def _command(key: str) -> tuple[list[str], str]:
+        """The program to start for ``key`` and how messages name it; each kind of child says."""
+        raise NotImplementedError
 
     @classmethod
     def of(cls, key: str) -> Self:
@@ -135,14 +141,15 @@ class ChildEngine:
 class FrozenEngine(ChildEngine):
     """A frozen copy of kingme answering moves from a child process."""
 
-    def __init__(self, directory: str) -> None:
+    @staticmethod
+    def _command(directory: str) -> tuple[list[str], str]:
         if not (Path(directory) / "kingme" / "__init__.py").is_file():
             raise KingmeError(f"{directory} holds no kingme package to play against")
         argv = [sys.executable, "-c", _FROZEN_PROGRAM, str(Path(directory).resolve())]
-        super().__init__(argv, f"the frozen engine in {directory}")
+        return argv, f"the frozen engine in {directory}"
 
     def choose(self, game: Game, level: str, nodes: int | None) -> Move:
-        ask = {"variant": game.setup.variant, "seed": game.setup.seed, "level": level, "nodes": nodes}
+        ask: dict[str, Any] = {"variant": game.setup.variant, "seed": game.setup.seed, "level": level, "nodes": nodes}
         ask["moves"] = [str(move) for move in game.moves]
         self.send(json.dumps(ask))
         return game.board.parse_move(self.receive())
@@ -153,14 +160,18 @@ class ExternalEngine(ChildEngine):
     ``kingme engine``: greeted once with ``hello``, then told the variant, seed and position
     (start and moves, for the repetition and 80-ply rules) and asked ``go`` for each move."""
 
-    def __init__(self, command: str) -> None:
+    @staticmethod
+    def _command(command: str) -> tuple[list[str], str]:
         try:
             argv = shlex.split(command)
         except ValueError as error:
             raise KingmeError(f"engine command {command!r}: {error}") from None
         if not argv:
             raise KingmeError("the engine command is empty")
-        super().__init__(argv, f"the engine {command!r}")
+        return argv, f"the engine {command!r}"
+
+    def __init__(self, command: str) -> None:
+        super().__init__(command)
         self.send("hello")
         self._expect("hellook")
 

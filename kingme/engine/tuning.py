@@ -195,7 +195,8 @@ def to_hundredths(theta: np.ndarray) -> np.ndarray:
     table = theta.reshape(2, ev.FEATURE_COUNT)
     middle = [ev.MAN_SQUARE_AT + s for s in range(8, 24)]
     man = table[0, ev.MAN_AT] + table[0, middle].mean()
-    return np.rint(table * (100.0 / man)).astype(np.int64)
+    scaled: np.ndarray = np.rint(table * (100.0 / man)).astype(np.int64)
+    return scaled
 
 
 def write_weights(table: np.ndarray, path: Path, note: str) -> None:

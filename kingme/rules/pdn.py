@@ -296,15 +296,16 @@ def format_game(game: PdnGame) -> str:
             words += [number, move]
     words += [f"{{{_comment_text(c)}}}" for c in comments.get(len(game.moves), [])]
     words.append(game.result)
-    text, row = [], ""
+    wrapped: list[str] = []
+    row = ""
     for word in words:
         if row and len(row) + 1 + len(word) > _LINE_WIDTH:
-            text.append(row)
+            wrapped.append(row)
             row = word
         else:
             row = f"{row} {word}" if row else word
-    text.append(row)
-    return "\n".join(lines + [""] + text) + "\n"
+    wrapped.append(row)
+    return "\n".join(lines + [""] + wrapped) + "\n"
 
 
 def write_pdn(games: PdnGame | Iterable[PdnGame]) -> str:

@@ -14,6 +14,7 @@ import asyncio
 import json
 import os
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,7 +42,7 @@ class ConnectionLimits:
     total: int = 10_000
 
     @classmethod
-    def from_env(cls, environ: dict[str, str] | None = None) -> ConnectionLimits:
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> ConnectionLimits:
         env = os.environ if environ is None else environ
         return cls(
             header_bytes=whole_number(env, "KINGME_MAX_HEADER_BYTES", cls.header_bytes, 1024, 1024 * 1024),

@@ -22,7 +22,7 @@ from kingme.daily.puzzles import Collection, Puzzle, PuzzleError, stored_collect
 from kingme.daily.puzzles.collection import FIRST_DAY, MAX_ARCHIVE_DAYS
 from kingme.daily.puzzles.solving import attempt, expected_move
 from kingme.game import Game, Setup
-from kingme.server.api import BadRequest, read_json
+from kingme.server.edge import BadRequest, read_json
 from kingme.server.extension import Extension
 from kingme.server.settings import Settings
 from kingme.server.state import game_state

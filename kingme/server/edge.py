@@ -17,6 +17,7 @@ import ipaddress
 import json
 import logging
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,7 +47,7 @@ class BadRequest(Exception):
         self.code = code or CODES.get(status, "bad_request")
 
 
-def refusal(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+def refusal(status: int, code: str, message: str, headers: Mapping[str, str] | None = None) -> JSONResponse:
     """The one shape of every refusal."""
     return JSONResponse({"error": message, "code": code}, status_code=status, headers=headers)
 
@@ -114,7 +115,7 @@ class EdgeSettings:
     max_header_bytes: int = ConnectionLimits.header_bytes
 
     @classmethod
-    def from_env(cls, environ: dict[str, str] | None = None) -> EdgeSettings:
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> EdgeSettings:
         env = os.environ if environ is None else environ
         hosts = tuple(item.strip().lower() for item in env.get("KINGME_ALLOWED_HOSTS", "").split(",") if item.strip())
         count = env.get("KINGME_MAX_HEADERS", str(cls.max_headers))

@@ -67,7 +67,9 @@ def _slice_order(black_men: int, white_men: int) -> np.ndarray:
 
 
 @njit(cache=True)
-def _position(men_black: int, men_white: int, t: int, kings_size: int, nbk: int, nwk: int) -> tuple:
+def _position(
+    men_black: int, men_white: int, t: int, kings_size: int, nbk: int, nwk: int
+) -> tuple[int, int, int, bool]:
     """``(black, white, kings, black_to_move)`` of local index ``t`` of a slice."""
     white_kings_size = BINOMIAL[32 - popcount(men_black | men_white) - nbk, nwk]
     kings_rank = t % kings_size

@@ -86,7 +86,18 @@ def _load(connection: Connection, room_id: str) -> StoredRoom | None:
     moves = connection.execute(
         "SELECT move_id, number FROM room_events WHERE room_id = ? AND move_id IS NOT NULL", (room_id,)
     ).fetchall()
-    return StoredRoom(*row[:7], state=json.loads(row[7]), move_ids={move_id: number for move_id, number in moves})
+    _, variant, created_at, last_move_at, version, player1_token, player2_token, state = row
+    return StoredRoom(
+        room_id,
+        variant,
+        created_at,
+        last_move_at,
+        version,
+        player1_token,
+        player2_token,
+        json.loads(state),
+        {move_id: number for move_id, number in moves},
+    )
 
 
 def _append(
@@ -144,7 +155,7 @@ def _purge(connection: Connection, cutoff: int) -> int:
         connection.execute(
             "DELETE FROM room_events WHERE room_id IN (SELECT id FROM rooms WHERE last_move_at < ?)", (cutoff,)
         )
-        deleted = connection.execute("DELETE FROM rooms WHERE last_move_at < ?", (cutoff,)).rowcount
+        deleted = int(connection.execute("DELETE FROM rooms WHERE last_move_at < ?", (cutoff,)).rowcount)
         connection.commit()
         return deleted
     except BaseException:
