@@ -3,7 +3,7 @@
 One ``int64`` work array ``W`` holds everything the search writes — move lists per ply, killer
 moves, the history table, the keys of earlier positions (for repetition), the root moves'
 noise, counters, the result and the transposition table — because numba pays reference
-counting for every array passed to every call, and the recursive ``_negamax`` is called once per
+counting for every array passed to every call, and the recursive ``negamax`` is called once per
 node. The layout is the ``*_AT`` offsets below; ``new_work`` builds an array.
 
 What the search knows:
@@ -51,6 +51,7 @@ from kingme.engine.movegen import (
     ordinary_count,
     play,
 )
+from kingme.game import NO_PROGRESS_PLIES
 from kingme.rules.bitboard import MASK32
 
 INFINITY = 1_000_000
@@ -61,7 +62,8 @@ MATE_BOUND = MATE - 1_000
 #: evaluation, below every mate score (which the table adjusts by ply).
 DATABASE_WIN = 20_000
 NOT_IN_DATABASE = -INFINITY
-NO_PROGRESS = 80
+#: A draw after this many plies without a capture or a man's move (the game's rule).
+NO_PROGRESS = NO_PROGRESS_PLIES
 #: Keys of game positions before the root that repetition may look back on.
 MAX_GAME_KEYS = NO_PROGRESS + 4
 

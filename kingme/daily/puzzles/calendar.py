@@ -102,7 +102,7 @@ class Calendar:
     def from_text(cls, text: str) -> Calendar:
         """Read a calendar file: one ``YYYY-MM-DD PUZZLE_ID`` line per day from ``FIRST_DAY``, in
         order, without gaps (``PuzzleError`` names the first bad line)."""
-        ids = []
+        ids: list[str] = []
         for number, line in enumerate(text.splitlines(), start=1):
             match = _LINE.fullmatch(line)
             expected = FIRST_DAY + timedelta(len(ids))
