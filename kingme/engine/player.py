@@ -35,15 +35,18 @@ def _noise(game: Game, plan: Plan, stream: SeededStream) -> dict[int, int]:
     return {code: stream.below(2 * amplitude + 1) - amplitude for code in noise_codes(game)}
 
 
-def think(game: Game, level: str, nodes: int | None = None, depth: int | None = None) -> SearchResult:
+def think(
+    game: Game, level: str, nodes: int | None = None, depth: int | None = None, book: bool = True
+) -> SearchResult:
     """The search behind ``choose_move`` for a searching level (not ``random``), with its
     depth, score, nodes and principal variation; ``nodes`` and ``depth`` replace the level's
-    budgets."""
+    budgets. A level with an opening book answers from it where it holds the position (0 nodes),
+    unless ``book`` is false (benchmarks time the search itself)."""
     check_level(level)
     _check_playable(game)
     plan = PLANS[level]
     plan = replace(plan, nodes=plan.nodes if nodes is None else nodes, depth=plan.depth if depth is None else depth)
-    if plan.book and game.board.variant.name == "american" and game.board in stored_book():
+    if book and plan.book and game.board.variant.name == "american" and game.board in stored_book():
         entry = stored_book().entry(game.board)
         move = game.board.parse_move(entry.move)
         return SearchResult(move, entry.score, entry.depth, 0, (move,))

@@ -21,6 +21,8 @@ def test_strong_and_master_play_the_book_move_where_the_book_has_the_position(mo
     monkeypatch.setattr(player, "stored_book", lambda: Book.from_text(f"{BALLOT_001} {unusual} 0 30 99"))
     assert choose_move(game, "master") == unusual
     assert choose_move(game, "strong") == unusual
+    assert player.think(game, "master").nodes == 0  # answered from the book
+    assert player.think(game, "master", nodes=2_000, book=False).nodes > 0  # benchmarks time the search
     casual = Game(Setup("casual"), ballot_openings()[0][1])
     assert player.think(casual, "master").nodes > 0  # the book is for American checkers only
 
