@@ -96,7 +96,8 @@ def check_loopback(url: str) -> None:
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+        port: int = sock.getsockname()[1]
+        return port
 
 
 class ServerProcess:
@@ -190,8 +191,9 @@ async def _answer(mover: RoomClient) -> dict[str, Any]:
     the CPU to the server."""
     while True:
         text = await asyncio.wait_for(mover.connection.recv(), timeout=60)
-        if text.startswith(('{"type": "ack"', '{"type": "error"')):
-            return json.loads(text)
+        if isinstance(text, str) and text.startswith(('{"type": "ack"', '{"type": "error"')):
+            answer: dict[str, Any] = json.loads(text)
+            return answer
 
 
 async def _seen(client: RoomClient, number: int) -> None:

@@ -67,7 +67,7 @@ class RoomClient:
     async def receive(self, *types: str, timeout: float = 10) -> dict[str, Any]:
         """The next message (of one of ``types`` if given; others are read and skipped)."""
         while True:
-            message = json.loads(await asyncio.wait_for(self.connection.recv(), timeout=timeout))
+            message: dict[str, Any] = json.loads(await asyncio.wait_for(self.connection.recv(), timeout=timeout))
             if message["type"] in ("event", "welcome"):
                 self.state = message["state"]
                 self.last_event = message.get("n", message.get("version", self.last_event))

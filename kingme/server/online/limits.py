@@ -73,4 +73,4 @@ def origin_allowed(origin: str | None, host: str | None, scheme: str, allowed: I
     if origin in {item.strip().rstrip("/").lower() for item in allowed}:
         return True
     page_scheme = "https" if scheme in ("wss", "https") else "http"
-    return bool(host) and origin == f"{page_scheme}://{host.strip().lower()}"
+    return host is not None and host != "" and origin == f"{page_scheme}://{host.strip().lower()}"

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kingme.game import Game, Setup
-from kingme.rules import KingmeError, Move, opponent
+from kingme.rules import Color, KingmeError, Move, opponent
 from kingme.server.online.protocol import Message, ProtocolError
 from kingme.server.state import game_state, turn_row
 from kingme.server.storage import StoredEvent, StoredRoom
@@ -55,8 +55,8 @@ class Room:
     # -- building and storing ------------------------------------------------------------
 
     @classmethod
-    def new(cls, room_id: str, variant: str, creator_color: str, now: int) -> Room:
-        sides = {creator_color: 1, opponent(creator_color): 2}
+    def new(cls, room_id: str, variant: str, creator_color: Color, now: int) -> Room:
+        sides: dict[str, int] = {creator_color: 1, opponent(creator_color): 2}
         return cls(room_id, variant, 0, now, sides, {1}, Game(Setup(variant)))
 
     def snapshot(self, record: dict[str, Any] | None = None) -> dict[str, Any]:

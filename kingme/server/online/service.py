@@ -32,7 +32,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
-from kingme.rules import VARIANTS
+from kingme.rules import BLACK, VARIANTS, WHITE, Color
 from kingme.server.online.config import OnlineConfig
 from kingme.server.online.limits import RoomCreationLimiter, TokenBucket
 from kingme.server.online.protocol import Message, ProtocolError
@@ -234,7 +234,7 @@ class OnlineService:
             raise ProtocolError("bad_message", "side must be black, white or random")
         if not await self._may_create(address):
             raise ProtocolError("rate_limited", f"at most {self.config.rooms_per_hour} rooms per hour from one address")
-        color = secrets.choice(("black", "white")) if side == "random" else str(side)
+        color: Color = secrets.choice((BLACK, WHITE)) if side == "random" else (BLACK if side == "black" else WHITE)
         room_id, token, now = secrets.token_urlsafe(16), secrets.token_urlsafe(TOKEN_BYTES), self._now()
         room = Room.new(room_id, str(variant), color, now)
         created = StoredEvent(1, "created", {"variant": variant, "sides": dict(room.sides)})
@@ -678,7 +678,7 @@ def same_move(move: object, stored: dict[str, Any]) -> bool:
     >>> same_move("9x27", {"move": "9x18x27", "path": [9, 18, 27]})
     True
     """
-    path = stored.get("path", [])
+    path: list[int] = stored.get("path", [])
     if isinstance(move, list):
         return move == path
     if not isinstance(move, str):
