@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from kingme.server.online import OnlineConfig
-from kingme.server.online.protocol import Message, ProtocolError
 from kingme.server.online.service import Client, OnlineService, Seat
+from kingme.server.online.wire import DrawOffer, Hello, Move, ProtocolError
 from kingme.server.pubsub import Handler, Lost, Reconnected
 from kingme.server.storage import Database, RoomStore, migrate
 
@@ -106,7 +106,7 @@ class Player:
         return [message["n"] for message in self.received if message["type"] == "event"]
 
     async def hello(self, seat: Seat) -> None:
-        await self.service.connect(self.client, seat.room, Message("hello", {"token": seat.token}))
+        await self.service.connect(self.client, seat.room, Hello(seat.token))
         await self.wait_for(lambda m: m["type"] == "welcome")
 
     async def wait_for(self, wanted: Callable[[dict[str, Any]], bool], timeout: float = 30) -> dict[str, Any]:
@@ -119,7 +119,7 @@ class Player:
                 await asyncio.sleep(0.01)
 
     async def move(self, move: str, move_id: str) -> None:
-        await self.service.act(self.client, Message("move", {"id": move_id, "move": move}))
+        await self.service.act(self.client, Move(move_id, move))
 
     async def leave(self) -> None:
         await self.service.disconnect(self.client)
@@ -228,7 +228,7 @@ def test_a_skipped_event_number_makes_the_process_catch_its_clients_up(tmp_path,
             pair.bus.losing = True
             await pair.black.move("11-15", "b1")  # event 3 never reaches White's process
             pair.bus.losing = False
-            await pair.a.act(pair.black.client, Message("draw_offer"))  # event 4 does
+            await pair.a.act(pair.black.client, DrawOffer())  # event 4 does
             welcome = await pair.white.wait_for(shows(4))
             assert welcome["type"] == "welcome" and [e["n"] for e in welcome["missed"]] == [3, 4]
 
@@ -333,7 +333,7 @@ def test_a_burst_of_a_thousand_joins_leaves_both_players_connected(tmp_path, run
         async with two_processes(tmp_path, spectators_per_room=2000) as pair:
             crowd = [Player(pair.a) for _ in range(1000)]
             for spectator in crowd:
-                await pair.a.connect(spectator.client, pair.room, Message("hello"))
+                await pair.a.connect(spectator.client, pair.room, Hello())
             # Presence is announced for the burst as a whole, never queued message by message.
             await pair.black.wait_for(lambda m: m["type"] == "presence" and m["spectators"] == 1000)
             await pair.white.wait_for(lambda m: m["type"] == "presence" and m["spectators"] == 1000)
@@ -350,9 +350,9 @@ def test_spectators_past_the_room_limit_are_refused_and_players_still_get_in(tmp
     async def scenario() -> None:
         async with two_processes(tmp_path, spectators_per_room=1) as pair:
             first, second = Player(pair.a), Player(pair.a)
-            await pair.a.connect(first.client, pair.room, Message("hello"))
+            await pair.a.connect(first.client, pair.room, Hello())
             with pytest.raises(ProtocolError) as refused:
-                await pair.a.connect(second.client, pair.room, Message("hello"))
+                await pair.a.connect(second.client, pair.room, Hello())
             assert refused.value.code == "room_crowded"
             await first.leave()
 

@@ -12,7 +12,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from kingme.server.online import OnlineConfig
 from kingme.server.online.client import RoomClient, http_json
-from kingme.server.online.protocol import FIELDS, MAX_MESSAGE_BYTES
+from kingme.server.online.wire import CLIENT_MESSAGES, MAX_MESSAGE_BYTES
 from kingme.server.settings import Settings
 
 
@@ -293,7 +293,7 @@ def test_a_move_the_database_fails_to_store_is_refused_and_not_played(lobby, run
 def test_random_hostile_messages_never_break_the_connection_or_the_room(lobby, run):
     chooser = random.Random(7)
     values = [None, True, 0, -1, 2**70, 1.5, "", "11-15", "x" * 300, [], [11, 15], [[1]], {}, {"a": 1}, "\u202e<b>"]
-    types = [*FIELDS, "", "HELLO", "move ", 5]
+    types = [*CLIENT_MESSAGES, "", "HELLO", "move ", 5]
 
     def message() -> str:
         body = {

@@ -2,10 +2,11 @@
 
 ``extension(settings)`` is online play as a part of the web app (one line in
 ``kingme.server.app.EXTENSIONS``); ``OnlineServer`` is the same for other hosts (its
-``routes()``, ``startup()``/``shutdown()`` or ``lifespan``). The parts: ``protocol`` (client
-messages, checked), ``room`` (the room as a fold of events), ``service`` (decide → store →
-publish), ``endpoint`` (HTTP and WebSocket), ``limits`` and ``config``; ``client`` and
-``bench`` drive a server from outside, ``asgi`` serves the online routes alone.
+``routes()``, ``startup()``/``shutdown()`` or ``lifespan``). The parts: ``wire`` (every
+message, one dataclass each: client to server, checked; server to client; between processes),
+``room`` (the room as a fold of events), ``service`` (decide → store → publish), ``endpoint``
+(HTTP and WebSocket), ``limits`` and ``config``; ``client`` and ``bench`` drive a server from
+outside, ``asgi`` serves the online routes alone.
 """
 
 from __future__ import annotations

@@ -13,6 +13,8 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
+from kingme.server.online.wire import Hello
+
 
 def http_json(method: str, url: str, body: dict[str, Any] | None = None) -> tuple[int, dict[str, Any]]:
     """One JSON request (blocking; run it in a thread from async code). Returns (status, body)."""
@@ -41,12 +43,7 @@ class RoomClient:
     ) -> RoomClient:
         """Connect and say hello; raises ``RuntimeError`` with the server's error if refused."""
         connection = await connect(f"{ws_base}/ws/rooms/{room}", **options)
-        hello: dict[str, Any] = {"type": "hello"}
-        if token is not None:
-            hello["token"] = token
-        if last_event is not None:
-            hello["last_event"] = last_event
-        await connection.send(json.dumps(hello))
+        await connection.send(Hello(token, last_event).to_wire())
         while True:
             answer = json.loads(await asyncio.wait_for(connection.recv(), timeout=10))
             if answer["type"] == "welcome":

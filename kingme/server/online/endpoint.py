@@ -7,7 +7,8 @@ HTTP (JSON in, JSON out; errors are ``{"error": message, "code": code}``):
 - ``GET /api/rooms/{room}`` → ``{"room", "variant", "seated", "open", "expires_at"}``; 404 unknown, 410 expired
 - ``POST /api/rooms/{room}/join`` → 201 ``{"room", "token", "player": 2, "color"}``; 409 when both seats are taken
 
-WebSocket ``/ws/rooms/{room}``: see ``protocol.py`` and docs/architecture.md.
+WebSocket ``/ws/rooms/{room}``: the messages are in ``wire.py``; after the hello, ``HANDLERS`` says
+what each does. Both are listed in docs/architecture.md.
 """
 
 from __future__ import annotations
@@ -25,8 +26,19 @@ from starlette.websockets import WebSocket
 
 from kingme.server.edge import BadRequest, only_fields, read_json, refusal
 from kingme.server.online.limits import origin_allowed
-from kingme.server.online.protocol import MAX_MESSAGE_BYTES, ProtocolError, parse
 from kingme.server.online.service import Client, OnlineService
+from kingme.server.online.wire import (
+    CLIENT_MESSAGES,
+    MAX_MESSAGE_BYTES,
+    ClientMessage,
+    Hello,
+    Ping,
+    Pong,
+    ProtocolError,
+    RoomAction,
+    Sync,
+    parse,
+)
 
 log = logging.getLogger("kingme.online")
 
@@ -141,7 +153,7 @@ async def _greet(service: OnlineService, client: Client, websocket: WebSocket) -
             if not client.bucket.allow():
                 raise ProtocolError("rate_limited", "too many messages; slow down")
             message = parse(frame)
-            if message.type != "hello":
+            if not isinstance(message, Hello):
                 raise ProtocolError("hello_first", "the first message must be hello")
             await service.connect(client, websocket.path_params["room"], message)
             return True
@@ -161,13 +173,32 @@ async def _serve(service: OnlineService, client: Client, websocket: WebSocket) -
             if not client.bucket.allow():
                 raise ProtocolError("rate_limited", "too many messages; slow down")
             message = parse(frame)
-            if message.type == "ping":
-                client.send('{"type": "pong"}')
-            elif message.type == "hello":
-                raise ProtocolError("already_greeted", "this connection has already said hello")
-            elif message.type == "sync":
-                await service.resync(client, message.get("last_event"))
-            else:
-                await service.act(client, message)
+            await HANDLERS[type(message)](service, client, message)
         except ProtocolError as error:
             client.send(error.to_wire())
+
+
+async def _pong(_service: OnlineService, client: Client, _ping: Ping) -> None:
+    client.send(Pong().to_wire())
+
+
+async def _hello_again(_service: OnlineService, _client: Client, _hello: Hello) -> None:
+    raise ProtocolError("already_greeted", "this connection has already said hello")
+
+
+async def _sync(service: OnlineService, client: Client, sync: Sync) -> None:
+    await service.resync(client, sync.last_event)
+
+
+async def _act(service: OnlineService, client: Client, action: RoomAction) -> None:
+    await service.act(client, action)
+
+
+#: What each message does once the connection has said hello: a room action (``RoomAction``)
+#: goes to the room, which decides on it.
+HANDLERS: dict[type[ClientMessage], Callable[[OnlineService, Client, Any], Awaitable[None]]] = {
+    Ping: _pong,
+    Hello: _hello_again,
+    Sync: _sync,
+    **{kind: _act for kind in CLIENT_MESSAGES.values() if issubclass(kind, RoomAction)},
+}

@@ -10,21 +10,24 @@ belong to a game, and switch between games unless a player asks to keep them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from kingme.game import Game, Setup
 from kingme.rules import Color, KingmeError, Move, opponent
-from kingme.server.online.protocol import Message, ProtocolError
+from kingme.server.online import wire
 from kingme.server.state import game_state, turn_row
 from kingme.server.storage import StoredEvent, StoredRoom
 
 #: A room expires after this long without a move.
 ROOM_LIFETIME_SECONDS = 30 * 24 * 3600
 PLAYERS = (1, 2)
+#: An event a request causes, before it is numbered and stored: its kind and data.
+Decision = tuple[str, dict[str, Any]]
 
 
-class RoomError(ProtocolError):
+class RoomError(wire.ProtocolError):
     """A request the room refuses in its current state (out of turn, illegal move, …)."""
 
 
@@ -125,76 +128,82 @@ class Room:
 
     # -- deciding ------------------------------------------------------------------------
 
-    def decide(self, player: int | None, message: Message) -> tuple[str, dict[str, Any]]:
-        """The event (kind, data) that ``message`` from ``player`` causes; ``RoomError`` if none."""
-        move_id = message.get("id")
+    def decide(self, player: int | None, action: wire.RoomAction) -> Decision:
+        """The event (kind, data) that ``action`` from ``player`` causes; ``RoomError`` if none."""
         if player is None:
-            raise RoomError("not_a_player", "spectators can watch but not play", move_id)
-        color = self.color_of(player)
-        kind = message.type
-        if kind == "play_again":
-            return self._decide_play_again(player, color, bool(message.get("keep_sides", False)))
+            raise RoomError("not_a_player", "spectators can watch but not play", action.move_id)
+        return _RULES[type(action)](self, player, action)
+
+    def _in_game(self, player: int, move_id: str | None = None) -> str:
+        """The player's colour, once a game is on and both seats are taken (every action but
+        Play again needs both)."""
         if self.game.is_over:
             raise RoomError("game_over", "the game is over; choose Play again for another", move_id)
         if _other(player) not in self.seated:
             raise RoomError("no_opponent", "wait for your friend to join through the invite link", move_id)
-        if kind == "move":
-            return self._decide_move(color, message.get("move"), move_id)
-        if kind == "resign":
-            return "resigned", {"color": color}
-        return self._decide_request(player, color, kind)
+        return self.color_of(player)
 
-    def _decide_move(self, color: str, text: str | list[int], move_id: str) -> tuple[str, dict[str, Any]]:
+    def _decide_move(self, player: int, action: wire.Move) -> Decision:
+        color = self._in_game(player, action.id)
         if self.game.turn != color:
-            raise RoomError("not_your_turn", f"it is {self.game.turn}'s turn, not yours", move_id)
+            raise RoomError("not_your_turn", f"it is {self.game.turn}'s turn, not yours", action.id)
         try:
-            if isinstance(text, str):
-                move = self.game.board.parse_move(text)
+            if isinstance(action.move, str):
+                move = self.game.board.parse_move(action.move)
             else:
-                move = self.game.board.move_for_path(text)
+                move = self.game.board.move_for_path(action.move)
         except KingmeError as error:
-            raise RoomError("illegal_move", str(error), move_id) from None
-        return "move", {**turn_row(self.game.turn, move, self.game.board.is_crowning(move)), "id": move_id}
+            raise RoomError("illegal_move", str(error), action.id) from None
+        return "move", {**turn_row(self.game.turn, move, self.game.board.is_crowning(move)), "id": action.id}
+
+    def _decide_resign(self, player: int, _action: wire.Resign) -> Decision:
+        return "resigned", {"color": self._in_game(player)}
 
     def _undo_plies(self, player: int) -> int:
         """Plies an undo asked by ``player`` takes back: their last move, and the reply to it if any."""
         return 1 if self.game.turn != self.color_of(player) else 2
 
-    def _decide_request(self, player: int, color: str, kind: str) -> tuple[str, dict[str, Any]]:
-        if kind == "undo_request":
-            if self.undo_request is not None:
-                raise RoomError("already_asked", "an undo is already waiting for an answer")
-            if self.game.undoable < self._undo_plies(player):
-                raise RoomError("nothing_to_undo", "you have no move to take back")
-            return "undo_requested", {"color": color}
-        if kind in ("undo_accept", "undo_decline"):
-            if self.undo_request != _other(player):
-                raise RoomError("no_request", "your friend has not asked to undo")
-            if kind == "undo_decline":
-                return "undo_declined", {"color": color}
-            return "undo_accepted", {"color": color, "plies": self._undo_plies(_other(player))}
-        if kind == "draw_offer":
-            if self.draw_offer is not None:
-                raise RoomError("already_asked", "a draw offer is already waiting for an answer")
-            return "draw_offered", {"color": color}
-        if kind in ("draw_accept", "draw_decline"):
-            if self.draw_offer != _other(player):
-                raise RoomError("no_request", "your friend has not offered a draw")
-            return ("draw_agreed" if kind == "draw_accept" else "draw_declined"), {"color": color}
-        raise RoomError("unknown_type", f"{kind} is not a room action")
+    def _decide_undo_request(self, player: int, _action: wire.UndoRequest) -> Decision:
+        color = self._in_game(player)
+        if self.undo_request is not None:
+            raise RoomError("already_asked", "an undo is already waiting for an answer")
+        if self.game.undoable < self._undo_plies(player):
+            raise RoomError("nothing_to_undo", "you have no move to take back")
+        return "undo_requested", {"color": color}
 
-    def _decide_play_again(self, player: int, color: str, keep_sides: bool) -> tuple[str, dict[str, Any]]:
+    def _decide_undo_answer(self, player: int, action: wire.UndoAccept | wire.UndoDecline) -> Decision:
+        color = self._in_game(player)
+        if self.undo_request != _other(player):
+            raise RoomError("no_request", "your friend has not asked to undo")
+        if isinstance(action, wire.UndoDecline):
+            return "undo_declined", {"color": color}
+        return "undo_accepted", {"color": color, "plies": self._undo_plies(_other(player))}
+
+    def _decide_draw_offer(self, player: int, _action: wire.DrawOffer) -> Decision:
+        color = self._in_game(player)
+        if self.draw_offer is not None:
+            raise RoomError("already_asked", "a draw offer is already waiting for an answer")
+        return "draw_offered", {"color": color}
+
+    def _decide_draw_answer(self, player: int, action: wire.DrawAccept | wire.DrawDecline) -> Decision:
+        color = self._in_game(player)
+        if self.draw_offer != _other(player):
+            raise RoomError("no_request", "your friend has not offered a draw")
+        return ("draw_agreed" if isinstance(action, wire.DrawAccept) else "draw_declined"), {"color": color}
+
+    def _decide_play_again(self, player: int, action: wire.PlayAgain) -> Decision:
+        color = self.color_of(player)
         if not self.game.is_over:
             raise RoomError("game_not_over", "Play again is possible once the game has a result")
         if player in self.play_again:
             raise RoomError("already_asked", "you have already asked to play again; waiting for your friend")
         if _other(player) not in self.play_again:
-            return "play_again_requested", {"color": color, "keep_sides": keep_sides}
-        keep = keep_sides or self.play_again[_other(player)]
+            return "play_again_requested", {"color": color, "keep_sides": action.keep_sides}
+        keep = action.keep_sides or self.play_again[_other(player)]
         sides = dict(self.sides) if keep else {"black": self.sides["white"], "white": self.sides["black"]}
         return "new_game", {"color": color, "keep_sides": keep, "sides": sides, "game_no": self.game_no + 1}
 
-    def decide_join(self) -> tuple[str, dict[str, Any]]:
+    def decide_join(self) -> Decision:
         if 2 in self.seated:
             raise RoomError("room_full", "both seats are taken; open the link to watch")
         return "joined", {"player": 2, "color": self.color_of(2)}
@@ -205,50 +214,94 @@ class Room:
         """Perform a stored event (numbered ``version + 1``)."""
         if event.number != self.version + 1:
             raise ValueError(f"event {event.number} does not follow version {self.version}")
-        data, kind = event.data, event.kind
+        perform = _EFFECTS.get(event.kind)
+        if perform is None:
+            raise ValueError(f"unknown event kind {event.kind!r}")
         finished = self.game.is_over
-        if kind == "created":
-            self.sides = dict(data["sides"])
-        elif kind == "joined":
-            self.seated.add(2)
-        elif kind == "move":
-            self.game.push(Move(tuple(data["path"]), tuple(data["captures"])))
-            self.undo_request = self.draw_offer = None
-            self.last_move_at = now
-            if event.move_id:
-                self.move_ids[event.move_id] = event.number
-        elif kind == "undo_requested":
-            self.undo_request = self.sides[data["color"]]
-        elif kind == "undo_declined":
-            self.undo_request = None
-        elif kind == "undo_accepted":
-            for _ in range(data["plies"]):
-                self.game.undo()
-            self.undo_request = self.draw_offer = None
-        elif kind == "resigned":
-            self.game.resign(data["color"])
-        elif kind == "draw_offered":
-            self.draw_offer = self.sides[data["color"]]
-        elif kind == "draw_declined":
-            self.draw_offer = None
-        elif kind == "draw_agreed":
-            self.game.agree_draw()
-        elif kind == "play_again_requested":
-            self.play_again[self.sides[data["color"]]] = data["keep_sides"]
-        elif kind == "new_game":
-            self.sides = dict(data["sides"])
-            self.game = Game(Setup(self.variant))
-            self.game_no = data["game_no"]
-            self.undo_request = self.draw_offer = None
-            self.play_again = {}
-        else:
-            raise ValueError(f"unknown event kind {kind!r}")
+        perform(self, event, now)
         if self.game.is_over and not finished:
             self._count_result()
         self.version = event.number
+
+    def _created(self, event: StoredEvent, _now: int) -> None:
+        self.sides = dict(event.data["sides"])
+
+    def _joined(self, _event: StoredEvent, _now: int) -> None:
+        self.seated.add(2)
+
+    def _moved(self, event: StoredEvent, now: int) -> None:
+        self.game.push(Move(tuple(event.data["path"]), tuple(event.data["captures"])))
+        self.undo_request = self.draw_offer = None
+        self.last_move_at = now
+        if event.move_id:
+            self.move_ids[event.move_id] = event.number
+
+    def _undo_requested(self, event: StoredEvent, _now: int) -> None:
+        self.undo_request = self.sides[event.data["color"]]
+
+    def _undo_declined(self, _event: StoredEvent, _now: int) -> None:
+        self.undo_request = None
+
+    def _undo_accepted(self, event: StoredEvent, _now: int) -> None:
+        for _ in range(event.data["plies"]):
+            self.game.undo()
+        self.undo_request = self.draw_offer = None
+
+    def _resigned(self, event: StoredEvent, _now: int) -> None:
+        self.game.resign(event.data["color"])
+
+    def _draw_offered(self, event: StoredEvent, _now: int) -> None:
+        self.draw_offer = self.sides[event.data["color"]]
+
+    def _draw_declined(self, _event: StoredEvent, _now: int) -> None:
+        self.draw_offer = None
+
+    def _draw_agreed(self, _event: StoredEvent, _now: int) -> None:
+        self.game.agree_draw()
+
+    def _play_again_requested(self, event: StoredEvent, _now: int) -> None:
+        self.play_again[self.sides[event.data["color"]]] = event.data["keep_sides"]
+
+    def _new_game(self, event: StoredEvent, _now: int) -> None:
+        self.sides = dict(event.data["sides"])
+        self.game = Game(Setup(self.variant))
+        self.game_no = event.data["game_no"]
+        self.undo_request = self.draw_offer = None
+        self.play_again = {}
 
     def _count_result(self) -> None:
         winner = self.game.result.winner if self.game.result else None
         key = "draws" if winner is None else str(self.sides[winner])
         self.score[key] += 1
         self.undo_request = self.draw_offer = None
+
+
+#: What each request may cause, by its message class (``Room.decide``).
+_RULES: dict[type[wire.RoomAction], Callable[[Room, int, Any], Decision]] = {
+    wire.Move: Room._decide_move,
+    wire.Resign: Room._decide_resign,
+    wire.UndoRequest: Room._decide_undo_request,
+    wire.UndoAccept: Room._decide_undo_answer,
+    wire.UndoDecline: Room._decide_undo_answer,
+    wire.DrawOffer: Room._decide_draw_offer,
+    wire.DrawAccept: Room._decide_draw_answer,
+    wire.DrawDecline: Room._decide_draw_answer,
+    wire.PlayAgain: Room._decide_play_again,
+}
+
+#: What each event does to the room, by its kind (``Room.apply``); the kinds and their data are
+#: listed in docs/architecture.md.
+_EFFECTS: dict[str, Callable[[Room, StoredEvent, int], None]] = {
+    "created": Room._created,
+    "joined": Room._joined,
+    "move": Room._moved,
+    "undo_requested": Room._undo_requested,
+    "undo_declined": Room._undo_declined,
+    "undo_accepted": Room._undo_accepted,
+    "resigned": Room._resigned,
+    "draw_offered": Room._draw_offered,
+    "draw_declined": Room._draw_declined,
+    "draw_agreed": Room._draw_agreed,
+    "play_again_requested": Room._play_again_requested,
+    "new_game": Room._new_game,
+}

@@ -23,7 +23,6 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
-import json
 import logging
 import re
 import secrets
@@ -35,8 +34,23 @@ from typing import Any
 from kingme.rules import BLACK, VARIANTS, WHITE, Color
 from kingme.server.online.config import OnlineConfig
 from kingme.server.online.limits import RoomCreationLimiter, TokenBucket
-from kingme.server.online.protocol import Message, ProtocolError
 from kingme.server.online.room import PLAYERS, ROOM_LIFETIME_SECONDS, Room
+from kingme.server.online.wire import (
+    Ack,
+    Broadcast,
+    Event,
+    EventBroadcast,
+    Hello,
+    Move,
+    Presence,
+    PresenceBroadcast,
+    ProtocolError,
+    RoomAction,
+    VersionBroadcast,
+    Welcome,
+    WhoBroadcast,
+    parse_broadcast,
+)
 from kingme.server.pubsub import PubSub
 from kingme.server.storage import RoomStore, StoredEvent, StoredRoom
 
@@ -179,6 +193,13 @@ class OnlineService:
         self._seat_buckets: dict[tuple[str, int], TokenBucket] = {}
         self._creation = RoomCreationLimiter(config.rooms_per_hour)
         self._tasks: set[asyncio.Task[Any]] = set()
+        #: What each broadcast from a room's channel does here.
+        self._handlers: dict[type[Broadcast], Callable[[Any], None]] = {
+            EventBroadcast: self._on_event,
+            VersionBroadcast: self._on_version_broadcast,
+            PresenceBroadcast: self._on_presence,
+            WhoBroadcast: self._on_who,
+        }
         pubsub.set_handlers(self._on_message, self._on_reconnect, self._on_lost)
 
     # -- rooms -----------------------------------------------------------------------------
@@ -297,25 +318,22 @@ class OnlineService:
         if not stored:
             self._evict(room.id)
             raise Conflict()
-        wire = json.dumps({"type": "event", "n": event.number, "kind": kind, "data": data, "state": state})
-        header = {
-            "t": "event",
-            "room": room.id,
-            "at": now,
-            "event": {"n": event.number, "kind": kind, "data": data, "move_id": move_id},
-        }
-        # The header, a newline, then the clients' text as it is (JSON never holds a raw newline).
-        await self.pubsub.publish(channel(room.id), f"{json.dumps(header)}\n{wire}")
+        text = Event(event.number, kind, data, state).to_wire()
+        await self._broadcast(EventBroadcast(room.id, now, event.number, kind, data, move_id, text))
+
+    async def _broadcast(self, message: Broadcast) -> None:
+        """Tell every process serving the room, this one included (at once)."""
+        await self.pubsub.publish(channel(message.room), message.to_wire())
 
     def _evict(self, room_id: str) -> None:
         self.rooms.pop(room_id, None)
 
     # -- connections -----------------------------------------------------------------------
 
-    async def connect(self, client: Client, room_id: str, hello: Message) -> None:
+    async def connect(self, client: Client, room_id: str, hello: Hello) -> None:
         """Seat or seat-less (spectator) connection to a room, answered with ``welcome``."""
         room = await self._load(room_id)  # refuse unknown and expired rooms before anything else
-        token = hello.get("token")
+        token = hello.token
         player = self._player_for(room, token)
         if token is not None and player is None:
             room = await self._load(room_id, fresh=True)  # a seat taken through another process
@@ -336,7 +354,7 @@ class OnlineService:
             if first_here:
                 await self.pubsub.subscribe(channel(room_id))
             async with self._lock(room_id):
-                await self._welcome(client, await self._load(room_id), hello.get("last_event"))
+                await self._welcome(client, await self._load(room_id), hello.last_event)
         except BaseException:
             await self.disconnect(client)
             raise
@@ -347,8 +365,8 @@ class OnlineService:
     def _spectators(self, room_id: str) -> int:
         return sum(client.player is None for client in self.clients.get(room_id, ()))
 
-    def _player_for(self, room: Room, token: object) -> int | None:
-        if not isinstance(token, str):
+    def _player_for(self, room: Room, token: str | None) -> int | None:
+        if token is None:
             return None
         digest = hash_token(token)
         for player, stored in room.tokens.items():
@@ -369,18 +387,8 @@ class OnlineService:
                 missed = [{"n": e.number, "kind": e.kind, "data": e.data} for e in events]
         # From here to setting its version nothing awaits: every later event reaches this
         # client, every earlier one is in the state sent now.
-        client.send(
-            json.dumps(
-                {
-                    "type": "welcome",
-                    "you": {"player": client.player, "role": "spectator" if client.player is None else "player"},
-                    "version": room.version,
-                    "missed": missed,
-                    "behind": last_event is not None and missed is None,
-                    "state": room.public_state(),
-                }
-            )
-        )
+        behind = last_event is not None and missed is None
+        client.send(Welcome(client.player, room.version, missed, behind, room.public_state()).to_wire())
         client.version = room.version
 
     async def resync(self, client: Client, last_event: int | None) -> None:
@@ -412,15 +420,15 @@ class OnlineService:
 
     # -- requests --------------------------------------------------------------------------
 
-    async def act(self, client: Client, message: Message) -> None:
+    async def act(self, client: Client, action: RoomAction) -> None:
         """Carry out a player's request, or answer the client alone with an error."""
         room_id = client.room_id
         assert room_id is not None
-        move_id = message.get("id") if message.type == "move" else None
+        move_id = action.move_id
         async with self._lock(room_id):
             room = await self._load(room_id)
-            if move_id is not None and move_id in room.move_ids:
-                await self._answer_resent(client, room, message)
+            if isinstance(action, Move) and action.id in room.move_ids:
+                await self._answer_resent(client, room, action)
                 return
             if room.version >= self.config.max_room_events:
                 raise ProtocolError(
@@ -428,7 +436,7 @@ class OnlineService:
                     f"this room has reached its {self.config.max_room_events} events; create a new room",
                     move_id,
                 )
-            room, kind, data = await self._decide(room, client.player, message)
+            room, kind, data = await self._decide(room, client.player, action)
             try:
                 await self._commit(room, kind, data, move_id)
             except Conflict:
@@ -438,7 +446,7 @@ class OnlineService:
                 refusal = ProtocolError("not_stored", "the server could not store this; nothing changed", move_id)
             else:
                 if move_id is not None:
-                    client.send(json.dumps({"type": "ack", "id": move_id, "n": room.version}))
+                    client.send(Ack(move_id, room.version).to_wire())
                 return
             client.send(refusal.to_wire())
             try:
@@ -446,30 +454,29 @@ class OnlineService:
             except Exception as error:  # the database may be unreachable: the error said enough
                 log.warning("re-sending room %s after a refused change failed: %s", room_id, error)
 
-    async def _decide(self, room: Room, player: int | None, message: Message) -> tuple[Room, str, dict[str, Any]]:
+    async def _decide(self, room: Room, player: int | None, action: RoomAction) -> tuple[Room, str, dict[str, Any]]:
         """``room.decide``; with several processes a refusal is checked against the stored
         version first, so a copy that missed a broadcast never refuses the right request."""
         try:
-            return room, *room.decide(player, message)
+            return room, *room.decide(player, action)
         except ProtocolError:
             stored = (await self.store.versions([room.id])).get(room.id, 0) if self.pubsub.shared else 0
             if stored <= room.version:
                 raise
         self._hear(room.id, stored)
         room = await self._load(room.id, fresh=True)
-        return room, *room.decide(player, message)
+        return room, *room.decide(player, action)
 
-    async def _answer_resent(self, client: Client, room: Room, message: Message) -> None:
+    async def _answer_resent(self, client: Client, room: Room, move: Move) -> None:
         """A move id seen before: the same move is acknowledged again (not played twice); a
         different move under that id is refused, so a client bug cannot lose a move silently."""
-        move_id = message.get("id")
-        number = room.move_ids[move_id]
+        number = room.move_ids[move.id]
         events = await self.store.events_since(room.id, number - 1, 1)
-        if not events or not same_move(message.get("move"), events[0].data):
+        if not events or not same_move(move.move, events[0].data):
             raise ProtocolError(
-                "move_id_reused", f"the move id {move_id} was used for another move; use a new id", move_id
+                "move_id_reused", f"the move id {move.id} was used for another move; use a new id", move.id
             )
-        client.send(json.dumps({"type": "ack", "id": move_id, "n": number, "duplicate": True}))
+        client.send(Ack(move.id, number, duplicate=True).to_wire())
 
     # -- presence and pub/sub ----------------------------------------------------------------
 
@@ -481,7 +488,7 @@ class OnlineService:
 
     async def _ask_who(self, room_id: str) -> None:
         """Ask the other processes to announce who they have connected to this room."""
-        await self.pubsub.publish(channel(room_id), json.dumps({"t": "who", "room": room_id, "origin": self.origin}))
+        await self._broadcast(WhoBroadcast(room_id, self.origin))
 
     def _presence_changed(self, room_id: str) -> None:
         """Announce the room's presence soon: one message for a whole burst of joins and leaves."""
@@ -497,16 +504,9 @@ class OnlineService:
         await self._publish_presence(room_id)
 
     async def _publish_presence(self, room_id: str) -> None:
-        message = {
-            "t": "presence",
-            "room": room_id,
-            "origin": self.origin,
-            "at": self.clock(),
-            "counts": self._local_counts(room_id),
-        }
-        await self.pubsub.publish(channel(room_id), json.dumps(message))
+        await self._broadcast(PresenceBroadcast(room_id, self.origin, self.clock(), self._local_counts(room_id)))
 
-    def presence(self, room_id: str) -> dict[str, Any]:
+    def presence(self, room_id: str) -> Presence:
         """Who is connected to a room, over every process heard from recently."""
         now = self.clock()
         total = {"1": 0, "2": 0, "spectators": 0}
@@ -514,45 +514,39 @@ class OnlineService:
             if now - at <= PRESENCE_TTL:
                 for key in total:
                     total[key] += counts.get(key, 0)
-        body: dict[str, Any] = {
-            "type": "presence",
-            "players": {"1": total["1"] > 0, "2": total["2"] > 0},
-            "spectators": total["spectators"],
-        }
         room = self.rooms.get(room_id)
-        if room is not None:
-            for color, player in room.sides.items():
-                body[color] = total[str(player)] > 0
-        return body
+        colors = {} if room is None else {color: total[str(player)] > 0 for color, player in room.sides.items()}
+        return Presence({"1": total["1"] > 0, "2": total["2"] > 0}, total["spectators"], colors)
 
     def _on_message(self, _channel: str, text: str) -> None:
-        header, _, wire = text.partition("\n")
-        message = json.loads(header)
-        room_id = message["room"]
-        kind = message["t"]
-        if kind == "event":
-            self._on_event(room_id, message, wire)
-        elif kind == "version":
-            self._on_version(room_id, message["v"])
-        elif kind == "presence":
-            self._presence.setdefault(room_id, {})[message["origin"]] = (message["at"], message["counts"])
-            if room_id in self.clients:
-                presence = json.dumps(self.presence(room_id))
-                for client in self.clients[room_id]:
-                    if client.greeted:
-                        client.send_presence(presence)
-        elif kind == "who" and message["origin"] != self.origin and self.clients.get(room_id):
-            self._presence_changed(room_id)
+        """A broadcast from a room's channel (this process's own too), handed to its handler."""
+        message = parse_broadcast(text)
+        self._handlers[type(message)](message)
 
-    def _on_event(self, room_id: str, message: dict[str, Any], wire: str) -> None:
+    def _on_presence(self, message: PresenceBroadcast) -> None:
+        room_id = message.room
+        self._presence.setdefault(room_id, {})[message.origin] = (message.at, message.counts)
+        if room_id in self.clients:
+            presence = self.presence(room_id).to_wire()
+            for client in self.clients[room_id]:
+                if client.greeted:
+                    client.send_presence(presence)
+
+    def _on_who(self, message: WhoBroadcast) -> None:
+        if message.origin != self.origin and self.clients.get(message.room):
+            self._presence_changed(message.room)
+
+    def _on_version_broadcast(self, message: VersionBroadcast) -> None:
+        self._on_version(message.room, message.v)
+
+    def _on_event(self, message: EventBroadcast) -> None:
         """Apply an event to the copy here and pass it on; a skipped number means catching up."""
-        event = message["event"]
-        number = event["n"]
+        room_id, number = message.room, message.n
         self._hear(room_id, number)
         room = self.rooms.get(room_id)
         if room is not None and number == room.version + 1:
             try:
-                room.apply(StoredEvent(number, event["kind"], event["data"], event["move_id"]), message["at"])
+                room.apply(StoredEvent(number, message.kind, message.data, message.move_id), message.at)
             except Exception:
                 log.exception("applying event %d to room %s failed; reloading it", number, room_id)
                 self._evict(room_id)
@@ -563,7 +557,7 @@ class OnlineService:
             if client.version is None or client.version >= number:
                 continue  # not welcomed yet, or its welcome already showed this event
             if client.version == number - 1:
-                client.send(wire)
+                client.send(message.text)
                 client.version = number
             else:
                 gap = True
@@ -603,8 +597,7 @@ class OnlineService:
         rooms' stored versions, so any process behind reloads them."""
         rooms = [name.removeprefix(CHANNEL_PREFIX) for name in channels if name.startswith(CHANNEL_PREFIX)]
         for room_id, version in (await self.store.versions(rooms)).items():
-            header = json.dumps({"t": "version", "room": room_id, "v": version})
-            await self.pubsub.publish(channel(room_id), header)
+            await self._broadcast(VersionBroadcast(room_id, version))
 
     async def _on_reconnect(self) -> None:
         """Pub/sub was down: messages may be lost, so every client here gets the stored state."""
