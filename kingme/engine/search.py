@@ -19,6 +19,8 @@ What the search knows:
   ply less, and again at full depth if they beat alpha;
 - truncation: a null-window node whose static evaluation is far outside its window is searched
   shallower (``_truncation``), so the depth goes where the score is close;
+- enhanced transposition cutoffs: from ``ETC_DEPTH`` on, a node whose table already proves one
+  of its moves good enough (``_transposition_cutoff``) is cut off before any is searched;
 - quiescence: at depth 0 a side with a capture goes on capturing (every capture in American
   rules, where it is forced; captures or stand pat in casual), so forced sequences are read to
   the end; a position with a single legal move does not use up depth;
@@ -93,6 +95,10 @@ LATE_MOVE_PIECES = 8
 #: node; not in capture positions, which the search reads in full, nor here in the endgame.
 TRUNCATION_STEP = 64
 TRUNCATION_MOST = 2
+#: Enhanced transposition cutoffs from this depth on: before searching a node's moves, the table
+#: is asked about the position after each; one already proved bad enough for the opponent cuts
+#: the node off at once. Near the leaves the probes cost more than they save (Cake: > 2 plies).
+ETC_DEPTH = 3
 
 # Header fields.
 NODES_AT = MOVES_END
@@ -326,6 +332,9 @@ def negamax(
             if flag == EXACT or (flag == LOWER and stored >= beta) or (flag == UPPER and stored <= alpha):
                 return stored
 
+    cutoff = ply > 0 and depth >= ETC_DEPTH
+    if cutoff and _transposition_cutoff(W, base, n, own, opp, kings, black, depth, beta, ply, quiet):
+        return beta
     _order(W, base, n, ply, tt_code)
     original_alpha = alpha
     scout = beta - alpha == 1  # a null-window node: off the principal variation
@@ -392,6 +401,46 @@ def negamax(
     flag = UPPER if best <= original_alpha else (LOWER if best >= beta else EXACT)
     _store(W, key, depth, flag, best, best_code, ply)
     return best
+
+
+@njit(cache=True)
+def _transposition_cutoff(
+    W: np.ndarray,
+    base: int,
+    n: int,
+    own: int,
+    opp: int,
+    kings: int,
+    black: bool,
+    depth: int,
+    beta: int,
+    ply: int,
+    quiet: int,
+) -> bool:
+    """Whether the table already proves one of the ``n`` moves at ``base`` scores at least
+    ``beta``: the position after it holds an upper bound of at most ``-beta`` for the opponent,
+    searched deep enough, and is not a draw by repetition or the 80-ply rule on this path."""
+    position = W[GAME_KEYS_AT] + ply
+    for k in range(n):
+        m = base + k * MOVE_SIZE
+        origin, target, captured = W[m], W[m + 1], W[m + 2]
+        new_own, new_opp, new_kings = play(own, opp, kings, black, origin, target, captured)
+        child_quiet = 0 if captured or not kings & origin else quiet + 1
+        key = position_key(new_own, new_opp, new_kings, not black)
+        slot = _find(W, key)
+        if slot < 0:
+            continue
+        data = W[slot + 1]
+        if _depth_of(data) < depth - 1 or _flag_of(data) == LOWER:
+            continue
+        stored = _score_of(data)
+        if stored > MATE_BOUND:
+            stored -= ply + 1
+        elif stored < -MATE_BOUND:
+            stored += ply + 1
+        if -stored >= beta and child_quiet < NO_PROGRESS and not _repeated(W, key, position + 1, child_quiet):
+            return True
+    return False
 
 
 @njit(cache=True)

@@ -7,8 +7,20 @@ import random
 from kingme.engine import choose_move
 from kingme.engine.analysis import analyse
 from kingme.engine.evaluation import evaluate
-from kingme.engine.search import TRUNCATION_MOST, TRUNCATION_STEP, _truncation
+from kingme.engine.movegen import MOVE_SIZE, generate, moves_base, play
+from kingme.engine.search import (
+    LOWER,
+    TRUNCATION_MOST,
+    TRUNCATION_STEP,
+    UPPER,
+    _store,
+    _transposition_cutoff,
+    _truncation,
+    new_work,
+    position_key,
+)
 from kingme.game import Game, Setup
+from kingme.rules import Board
 from tests.engine.random_positions import random_board
 
 
@@ -63,3 +75,22 @@ def test_a_scout_node_far_outside_its_window_is_searched_shallower_but_never_bel
     assert _truncation(alpha - 2 * TRUNCATION_STEP, alpha, beta, 8) == 2  # as far below: two
     assert _truncation(beta + 100 * TRUNCATION_STEP, alpha, beta, 8) == TRUNCATION_MOST
     assert _truncation(beta + 100 * TRUNCATION_STEP, alpha, beta, 2) == 1  # one ply is always left
+
+
+def test_the_table_cuts_a_node_off_when_it_already_proves_one_of_its_moves_good_enough() -> None:
+    own, opp = Board().sides()
+    kings, black, ply, depth, beta = 0, True, 1, 5, 100
+    base = moves_base(ply)
+
+    def cuts(flag: int, stored_depth: int, score: int) -> bool:
+        work = new_work(10)
+        generate(own, opp, kings, black, True, work, base)
+        last = base + 6 * MOVE_SIZE  # the seventh and last of the start position's moves
+        child = play(own, opp, kings, black, work[last], work[last + 1], work[last + 2])
+        _store(work, position_key(*child, not black), stored_depth, flag, score, 0, ply + 1)
+        return bool(_transposition_cutoff(work, base, 7, own, opp, kings, black, depth, beta, ply, 0))
+
+    assert cuts(UPPER, depth - 1, -beta)  # the reply is proved to score at most -beta: a cutoff
+    assert not cuts(UPPER, depth - 2, -beta)  # searched too shallow to count
+    assert not cuts(LOWER, depth - 1, -beta)  # only a lower bound for the opponent: no proof
+    assert not cuts(UPPER, depth - 1, -beta + 1)  # not bad enough for the opponent
