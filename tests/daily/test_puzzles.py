@@ -10,9 +10,11 @@ from pathlib import Path
 import pytest
 
 from kingme.cli import main
-from kingme.daily.puzzles import FIRST_DAY, Collection, Puzzle, PuzzleError, stored_collection
+from kingme.daily.puzzles import FIRST_DAY, Collection, Puzzle, PuzzleError, stored_collection, verifier
+from kingme.daily.puzzles.analysis import DEEPER_DEPTH, VERIFY_DEPTH, Scored
 from kingme.daily.puzzles.solving import attempt, expected_move
 from kingme.daily.puzzles.verifier import check_line, check_puzzle
+from kingme.rules import Board
 
 from .conftest import small_collection
 
@@ -231,3 +233,45 @@ def test_the_stored_collection_only_grows_at_its_end():
     ids = [puzzle.id for puzzle in stored_collection().puzzles]
     assert len(ids) >= FIRST_RELEASE
     assert hashlib.sha256("\n".join(ids[:FIRST_RELEASE]).encode()).hexdigest() == FIRST_RELEASE_SHA256
+
+
+#: A position with three moves for the solver, to score by hand in the rule's tests below (the
+#: exact solver, which would judge so small an ending, is set aside there).
+THREE_MOVES = "B:W32:B1,4"
+
+
+@pytest.mark.parametrize(
+    ("scores", "verdict"),
+    [
+        ((135, 36, 0), None),  # wins a man, the others level: sound
+        ((135, 99, 99), None),  # another move close, but it does not win a man: sound
+        ((350, 160, 0), None),  # another wins too, but a man and more below: no second solution
+        ((250, 160, 0), "second solution"),  # wins a man and a half, within a man of the solution
+        ((99, 0, 0), "does not win"),  # not a man ahead
+    ],
+)
+def test_a_solver_move_must_win_a_man_and_no_other_winning_move_come_within_a_man(monkeypatch, scores, verdict) -> None:
+    board = Board(THREE_MOVES)
+    moves = board.legal_moves()
+    assert len(moves) == 3
+
+    def scored(position: Board, depth: int) -> list[Scored]:
+        return sorted((Scored(m, s) for m, s in zip(moves, scores, strict=True)), key=lambda s: -s.score)
+
+    monkeypatch.setattr(verifier, "score_moves", scored)
+    monkeypatch.setattr(verifier, "exact_table", lambda board: None)
+    reason = check_line(THREE_MOVES, [str(moves[0])])
+    assert reason is None if verdict is None else verdict in reason
+
+
+def test_a_line_rejected_at_the_verification_depth_is_judged_again_deeper(monkeypatch) -> None:
+    board = Board(THREE_MOVES)
+    moves = board.legal_moves()
+
+    def scored(position: Board, depth: int) -> list[Scored]:
+        key = 90 if depth == VERIFY_DEPTH else 140  # the deeper search sees the win
+        return [Scored(moves[0], key), Scored(moves[1], 0), Scored(moves[2], 0)]
+
+    monkeypatch.setattr(verifier, "score_moves", scored)
+    assert check_line(THREE_MOVES, [str(moves[0])]) is None
+    assert DEEPER_DEPTH > VERIFY_DEPTH

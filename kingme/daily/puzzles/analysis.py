@@ -20,12 +20,25 @@ from kingme.engine.search import MATE
 from kingme.game import Game, Setup
 from kingme.rules import Board, Color, Move
 
-#: A move wins decisively when it scores at least this (a man and a half ahead, or a won game).
+#: The generator takes a move as decisive when it scores at least this (a man and a half ahead,
+#: or a won game)...
 DECISIVE = 150
-#: The generator wants every other move to stay near level (at most this), so the win is clear.
+#: ... and wants every other move to stay near level (at most this), so the win is clear.
 QUIET = 60
+#: Verification asks less than generation, so that a puzzle found by one engine still verifies
+#: with a later one whose evaluation weighs the position differently: each solver's move must
+#: win at least a man (``WINS``), and any other move that wins a man too must score at least a
+#: man (``MARGIN``) less, or it is a second solution. A learned evaluation can score a clean
+#: one-man win at 1.1 to 1.5 men once the winner's broken formation is counted, so the 1.5 men
+#: of ``DECISIVE`` would reject sound shots; a move that wins two men where the solution wins
+#: three is no second solution, one that wins as much is.
+WINS = 100
+MARGIN = 100
 #: The verification depth, as deep as the master level reads (plies, captures read to the end).
 VERIFY_DEPTH = 12
+#: Where a line fails at the verification depth, it is searched again this deep before it is
+#: rejected (see ``kingme.daily.puzzles.verifier.judge``).
+DEEPER_DEPTH = 16
 #: What a shallow reader sees; a puzzle's solution must not stand out at this depth.
 SHALLOW_DEPTH = 3
 #: A node budget per searched position, so one pathological position cannot stall a long run.

@@ -9,9 +9,10 @@ finds the same puzzles in the same order. A position becomes a puzzle when, in o
 2. a search at ``scan_depth`` finds a decisive score for the side to move;
 3. scoring every move at ``scan_depth``, exactly one is decisive and every other stays near level;
 4. a shallow search (``SHALLOW_DEPTH``) does not find it — not an obvious capture;
-5. at the verification depth, the move is the only decisive one, and so is every further solver
-   move of the line (the defender answering with the engine's best reply), until the solver is
-   a man up after the defender's best reply or the defender has no move left.
+5. at the verification depth, the move is the only decisive one, every other a man below it,
+   and so is every further solver move of the line (the defender answering with the engine's
+   best reply), until the solver is a man up after the defender's best reply or the defender
+   has no move left.
 
 At most one puzzle is taken from each game, so the collection does not repeat one shot.
 """
@@ -24,6 +25,7 @@ from dataclasses import dataclass
 
 from kingme.daily.puzzles.analysis import (
     DECISIVE,
+    MARGIN,
     NODE_BUDGET,
     QUIET,
     SHALLOW_DEPTH,
@@ -81,7 +83,11 @@ def _clear_win(scored: list[Scored]) -> bool:
 
 
 def _only_win(scored: list[Scored]) -> bool:
-    return scored[0].score >= DECISIVE and (len(scored) == 1 or scored[1].score < DECISIVE)
+    """One decisive move, every other short of decisive and a man (``MARGIN``) below it, so the
+    line passes verification (``kingme.daily.puzzles.verifier``) with room to spare."""
+    if scored[0].score < DECISIVE:
+        return False
+    return len(scored) == 1 or scored[1].score < min(DECISIVE, scored[0].score - MARGIN + 1)
 
 
 def winning_line(board: Board, key: Move, depth: int, solver_moves: int) -> list[Move] | None:

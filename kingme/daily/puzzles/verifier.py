@@ -1,10 +1,11 @@
-"""Re-solving stored puzzles: every solver's move must win, and no other move may.
+"""Re-solving stored puzzles: every solver's move must win, and no other move come close.
 
 A puzzle is rejected when, at any point of its line where the solver is to move, the line's
-move does not win decisively at the verification depth, or another move does too (a second
-solution). The defender's replies need no check of their own: a better defence would show up
-as the solver's previous move no longer winning. Small endings the search cannot prove are
-solved exactly, and there the defence is checked too (see ``judge``).
+move does not win at least a man at the verification depth, or another move wins a man too and
+scores within a man of it (a second solution; see ``WINS`` and ``MARGIN``). The defender's replies need no check of
+their own: a better defence would show up as the solver's previous move no longer winning.
+Small endings the search cannot prove are solved exactly, and there the defence is checked too
+(see ``judge``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from kingme.daily.puzzles.analysis import DECISIVE, VERIFY_DEPTH, exact_scores, exact_table, score_moves
+from kingme.daily.puzzles.analysis import (
+    DECISIVE,
+    DEEPER_DEPTH,
+    MARGIN,
+    VERIFY_DEPTH,
+    WINS,
+    exact_scores,
+    exact_table,
+    score_moves,
+)
 from kingme.daily.puzzles.model import Puzzle
 from kingme.engine.endgame import Endgame
 from kingme.engine.search import MATE
@@ -33,10 +43,15 @@ class Verdict:
 def judge(fen: str, line: Sequence[str], depth: int = VERIFY_DEPTH) -> Verdict:
     """Check ``line`` from ``fen``: each solver's move must be the only win.
 
-    The search at ``depth`` judges first. An ending it cannot prove that is small enough to
-    solve exactly (``exact_table``; First and Second Position are) is then judged exactly.
+    The search at ``depth`` judges first; a line it rejects is searched again at
+    ``DEEPER_DEPTH``, whose verdict stands (a deeper search sees more of a quiet win and tells
+    a second solution apart more surely; only the few lines in doubt pay for it). An ending
+    neither can prove that is small enough to solve exactly (``exact_table``; First and Second
+    Position are) is then judged exactly.
     """
     failure = _search_failure(Board(fen), line, depth)
+    if failure is not None and depth < DEEPER_DEPTH:
+        failure = _search_failure(Board(fen), line, DEEPER_DEPTH)
     if failure is None:
         return Verdict(None)
     table = exact_table(Board(fen))
@@ -44,18 +59,21 @@ def judge(fen: str, line: Sequence[str], depth: int = VERIFY_DEPTH) -> Verdict:
 
 
 def _search_failure(board: Board, line: Sequence[str], depth: int) -> tuple[int, str] | None:
-    """Every solver's move must be the only one to win decisively at ``depth``."""
+    """Every solver's move must win at ``depth``, and beat by ``MARGIN`` every other move that wins."""
     for ply, text in enumerate(line):
         move = board.parse_move(text)
         if ply % 2 == 0:
             number = ply // 2 + 1
             scored = score_moves(board, depth)
             score = next(s.score for s in scored if s.move == move)
-            if score < DECISIVE:
+            if score < WINS:
                 return ply, f"solver's move {number} ({move}) does not win at depth {depth} (score {score})"
-            other = next((s for s in scored if s.move != move and s.score >= DECISIVE), None)
+            other = next((s for s in scored if s.move != move and s.score >= WINS and s.score > score - MARGIN), None)
             if other:
-                return ply, f"second solution at solver's move {number}: {other.move} also wins (score {other.score})"
+                return ply, (
+                    f"second solution at solver's move {number}: {other.move} also wins ({other.score}), "
+                    f"within {MARGIN} of {move}'s {score}"
+                )
         board.push(move)
     return None
 
