@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from kingme.server.online import OnlineConfig
-from kingme.server.online.service import Client, OnlineService, Seat
+from kingme.server.online.hub import Client
+from kingme.server.online.service import OnlineService, Seat
 from kingme.server.online.wire import DrawOffer, Hello, Move, ProtocolError
 from kingme.server.pubsub import Handler, Lost, Reconnected
 from kingme.server.storage import Database, RoomStore, migrate
@@ -252,7 +253,7 @@ def test_a_move_refused_on_a_stale_copy_is_decided_again_on_the_stored_room(tmp_
 def test_the_database_is_checked_now_and_then_so_a_lost_broadcast_is_caught_up(tmp_path, run):
     async def scenario() -> None:
         async with two_processes(tmp_path, version_check_seconds=0.05) as pair:
-            checking = asyncio.create_task(pair.b.check_versions())
+            checking = asyncio.create_task(pair.b.hub.check_versions())
             try:
                 pair.bus.losing = True  # lost for good: no recovery is reported
                 await pair.black.move("11-15", "b1")
@@ -291,7 +292,7 @@ def test_the_version_check_catches_up_a_client_even_when_another_here_is_up_to_d
             pair.bus.losing = True  # Black's move never reaches White's process...
             await pair.black.move("11-15", "b1")
             await pair.b.resync(twin.client, 2)  # ... but the twin, syncing, reads it
-            checking = asyncio.create_task(pair.b.check_versions())
+            checking = asyncio.create_task(pair.b.hub.check_versions())
             try:
                 welcome = await pair.white.wait_for(shows(3))
                 assert [e["n"] for e in welcome["missed"]] == [3]

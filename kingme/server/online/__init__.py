@@ -4,9 +4,10 @@
 ``kingme.server.app.EXTENSIONS``); ``OnlineServer`` is the same for other hosts (its
 ``routes()``, ``startup()``/``shutdown()`` or ``lifespan``). The parts: ``wire`` (every
 message, one dataclass each: client to server, checked; server to client; between processes),
-``room`` (the room as a fold of events), ``service`` (decide → store → publish), ``endpoint``
-(HTTP and WebSocket), ``limits`` and ``config``; ``client`` and ``bench`` drive a server from
-outside, ``asgi`` serves the online routes alone.
+``room`` (the room as a fold of events), ``repository`` (load, cache, lock, commit),
+``hub`` (connections, forwarding, presence), ``service`` (the two composed: decide → store →
+publish), ``endpoint`` (HTTP and WebSocket), ``limits`` and ``config``; ``client`` and
+``bench`` drive a server from outside, ``asgi`` serves the online routes alone.
 """
 
 from __future__ import annotations
@@ -47,11 +48,7 @@ class OnlineServer:
         pubsub = open_pubsub(self.settings.redis_url, RedisOptions.from_env())
         self.service = OnlineService(RoomStore(self._database), pubsub, self.config)
         await pubsub.start()
-        self._tasks = [
-            asyncio.create_task(self.service.refresh_presence()),
-            asyncio.create_task(self.service.purge_old_rooms()),
-            asyncio.create_task(self.service.check_versions()),
-        ]
+        self._tasks = [asyncio.create_task(task) for task in self.service.background()]
 
     async def shutdown(self) -> None:
         for task in self._tasks:

@@ -25,8 +25,9 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
 from kingme.server.edge import BadRequest, only_fields, read_json, refusal
+from kingme.server.online.hub import Client
 from kingme.server.online.limits import origin_allowed
-from kingme.server.online.service import Client, OnlineService
+from kingme.server.online.service import OnlineService
 from kingme.server.online.wire import (
     CLIENT_MESSAGES,
     MAX_MESSAGE_BYTES,
