@@ -39,10 +39,11 @@ NOT_RUN = {
     "kingme egdb verify": "needs a built database (tests/engine/test_egdb.py)",
     "kingme puzzles generate --count 370 --fresh": "45 minutes",
     "kingme puzzles generate --count 610 --no-classics": "1.5 hours, and it grows the package's collection",
+    "kingme puzzles generate --count 310 --no-classics": "half an hour, and it grows the package's collection",
     "kingme puzzles verify": "21 minutes",
     "kingme puzzles verify --unscheduled": "minutes of searches",
     "kingme puzzles calendar --extend": "appends to the package's calendar",
-    "kingme puzzles calendar --extend --from 2027-05-02 --to 2028-12-31": "appends to the package's calendar",
+    "kingme puzzles calendar --extend --from 2028-03-06 --to 2028-12-31": "appends to the package's calendar",
     "kingme match beginner random": "314 games",
     "kingme match casual beginner": "314 games",
     "kingme match club casual": "314 games",
@@ -60,6 +61,7 @@ NOT_RUN = {
     "kingme tune selfplay": "20,000 engine games",
     "kingme tune fit": "needs the games of tune selfplay",
     "kingme book build": "hours of searches into the package's opening book",
+    "kingme book build --nodes 4000000": "an hour of searches into the package's opening book",
     "kingme bench startup": "starts fifty processes: run by hand",
 }
 #: Shell lines of the README that are not kingme commands, and why they are not run here.
