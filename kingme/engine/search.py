@@ -212,6 +212,25 @@ def _store(W: np.ndarray, key: int, depth: int, flag: int, score: int, code: int
 
 
 @njit(cache=True)
+def _stored_score(data: int, ply: int) -> int:
+    """The score of a table entry as seen from a node at ``ply``: mate scores are stored
+    relative to the node that stored them (see ``_store``) and come back relative to the root."""
+    score = _score_of(data)
+    if score > MATE_BOUND:
+        return score - ply
+    if score < -MATE_BOUND:
+        return score + ply
+    return score
+
+
+@njit(cache=True)
+def _quiet_after(kings: int, origin: int, captured: int, quiet: int) -> int:
+    """The plies without a capture or a man's move after a move from ``origin`` (the 80-ply
+    rule's count): back to 0 after a capture or a man's move, one more after a king's."""
+    return 0 if captured or not kings & origin else quiet + 1
+
+
+@njit(cache=True)
 def table_move(W: np.ndarray, key: int) -> int:
     """The best-move code stored for ``key``, or 0."""
     slot = _find(W, key)
@@ -322,18 +341,14 @@ def negamax(
     if slot >= 0:
         data = W[slot + 1]
         tt_code = _move_of(data)
-        stored = _score_of(data)
-        if stored > MATE_BOUND:
-            stored -= ply
-        elif stored < -MATE_BOUND:
-            stored += ply
+        stored = _stored_score(data, ply)
         if _depth_of(data) >= depth:
             flag = _flag_of(data)
             if flag == EXACT or (flag == LOWER and stored >= beta) or (flag == UPPER and stored <= alpha):
                 return stored
 
-    cutoff = ply > 0 and depth >= ETC_DEPTH
-    if cutoff and _transposition_cutoff(W, base, n, own, opp, kings, black, depth, beta, ply, quiet):
+    probe_children = ply > 0 and depth >= ETC_DEPTH
+    if probe_children and _transposition_cutoff(W, base, n, own, opp, kings, black, depth, beta, ply, quiet):
         return beta
     _order(W, base, n, ply, tt_code)
     original_alpha = alpha
@@ -353,7 +368,7 @@ def negamax(
         offset = W[NOISE_AT + code] if ply == 0 else 0
         low, high = alpha - offset, beta - offset
         new_own, new_opp, new_kings = play(own, opp, kings, black, origin, target, captured)
-        child_quiet = 0 if captured or not kings & origin else quiet + 1
+        child_quiet = _quiet_after(kings, origin, captured, quiet)
         reduction = 0
         late = k > 0 and scout and k >= LATE_MOVE and child_depth >= LATE_MOVE_DEPTH and not captured and crowded
         if late and popcount(new_kings) == popcount(kings):
@@ -425,7 +440,7 @@ def _transposition_cutoff(
         m = base + k * MOVE_SIZE
         origin, target, captured = W[m], W[m + 1], W[m + 2]
         new_own, new_opp, new_kings = play(own, opp, kings, black, origin, target, captured)
-        child_quiet = 0 if captured or not kings & origin else quiet + 1
+        child_quiet = _quiet_after(kings, origin, captured, quiet)
         key = position_key(new_own, new_opp, new_kings, not black)
         slot = _find(W, key)
         if slot < 0:
@@ -433,11 +448,7 @@ def _transposition_cutoff(
         data = W[slot + 1]
         if _depth_of(data) < depth - 1 or _flag_of(data) == LOWER:
             continue
-        stored = _score_of(data)
-        if stored > MATE_BOUND:
-            stored -= ply + 1
-        elif stored < -MATE_BOUND:
-            stored += ply + 1
+        stored = _stored_score(data, ply + 1)
         if -stored >= beta and child_quiet < NO_PROGRESS and not _repeated(W, key, position + 1, child_quiet):
             return True
     return False
