@@ -3,18 +3,11 @@
 from __future__ import annotations
 
 import argparse
-from importlib import resources
 from pathlib import Path
 
 from kingme.cli.arguments import plural, whole_number
+from kingme.cli.engine_commands import add_ballot_count
 from kingme.cli.progress import ProgressBar
-
-#: There are 157 standard 3-move ballots.
-BALLOTS = 157
-
-
-def _package_book() -> Path:
-    return Path(str(resources.files("kingme.engine").joinpath("data/book.txt")))
 
 
 def _run_build(args: argparse.Namespace) -> int:
@@ -32,14 +25,9 @@ def _run_build(args: argparse.Namespace) -> int:
 
 
 def build_options(parser: argparse.ArgumentParser) -> None:
-    from kingme.engine.book import BOOK_NODES, BOOK_PLIES
+    from kingme.engine.book import BOOK_NODES, BOOK_PLIES, stored_path
 
-    parser.add_argument(
-        "--ballots",
-        type=whole_number(1, BALLOTS, f"there are {BALLOTS} standard 3-move ballots"),
-        default=BALLOTS,
-        help=f"cover the first N ballots (default all {BALLOTS})",
-    )
+    add_ballot_count(parser, "--ballots", "cover the first N ballots")
     parser.add_argument(
         "--plies", type=whole_number(1), default=BOOK_PLIES, help=f"plies of each main line (default {BOOK_PLIES})"
     )
@@ -47,6 +35,6 @@ def build_options(parser: argparse.ArgumentParser) -> None:
         "--nodes", type=whole_number(1), default=BOOK_NODES, help=f"nodes a search (default {BOOK_NODES:,})"
     )
     parser.add_argument(
-        "--file", type=Path, default=_package_book(), help="book file to grow (default: the package's, read in play)"
+        "--file", type=Path, default=stored_path(), help="book file to grow (default: the package's, read in play)"
     )
     parser.set_defaults(run=_run_build)

@@ -173,19 +173,25 @@ def endgame_options(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(run=_run_endgame)
 
 
-def match_options(parser: argparse.ArgumentParser) -> None:
+def add_ballot_count(parser: argparse.ArgumentParser, option: str, help: str) -> None:
+    """``option``: how many of the 3-move ballots, the first N, from 1 to all of them (the
+    default); ``kingme match`` and ``kingme book build`` both take one."""
     ballots = len(ballot_openings())
+    parser.add_argument(
+        option,
+        type=whole_number(1, ballots, f"there are {ballots} standard 3-move ballots"),
+        default=ballots,
+        help=f"{help} (default all {ballots})",
+    )
+
+
+def match_options(parser: argparse.ArgumentParser) -> None:
     frozen = "; LEVEL@DIR is that level of the frozen copy of kingme in DIR; engine:CMD a protocol engine"
     parser.add_argument("a", type=_contestant, metavar="LEVEL_A", help=f"a level{frozen}")
     parser.add_argument("b", type=_contestant, metavar="LEVEL_B", nargs="?", help=f"a level{frozen}")
     parser.add_argument("--engine", metavar="CMD", help="play A against this engine command (docs/engine-protocol.md)")
     parser.add_argument("--nodes", type=_positive, help="nodes a move for both sides instead of the levels' budgets")
-    parser.add_argument(
-        "--openings",
-        type=whole_number(1, ballots, f"there are {ballots} standard 3-move ballots"),
-        default=ballots,
-        help=f"how many ballots (default all {ballots})",
-    )
+    add_ballot_count(parser, "--openings", "how many ballots")
     parser.add_argument("--workers", type=_positive, default=2, help="processes to play in (default 2)")
     add_variant(parser)
     parser.set_defaults(run=_run_match)

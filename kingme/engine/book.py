@@ -77,9 +77,9 @@ class Book:
     def __contains__(self, board: Board) -> bool:
         return board.fen() in self._entries
 
-    def entry(self, board: Board) -> Entry:
-        """The entry for ``board``'s position; ``KeyError`` if the book does not have it."""
-        return self._entries[board.fen()]
+    def get(self, board: Board) -> Entry | None:
+        """The entry for ``board``'s position, or ``None`` if the book does not have it."""
+        return self._entries.get(board.fen())
 
     def added(self, entry: Entry) -> Book:
         """This book with ``entry`` too (the book itself is not changed)."""
@@ -87,7 +87,7 @@ class Book:
 
     def move(self, board: Board) -> Move:
         """The book move in ``board``'s position, with its whole route; ``KeyError`` if none."""
-        return board.parse_move(self.entry(board).move)
+        return board.parse_move(self._entries[board.fen()].move)
 
     @classmethod
     def from_text(cls, text: str, name: str = "book") -> Book:
@@ -116,10 +116,15 @@ def _parse_line(line: str, where: str) -> Entry:
     return Entry(board.fen(), str(move), score, depth, nodes)
 
 
+def stored_path() -> Path:
+    """Where the package keeps its book (read in play, grown by ``kingme book build``)."""
+    return Path(str(resources.files("kingme.engine").joinpath(BOOK_FILE)))
+
+
 @cache
 def stored_book() -> Book:
     """The book shipped in the package (empty if it has not been built)."""
-    source = resources.files("kingme.engine").joinpath(BOOK_FILE)
+    source = stored_path()
     return Book.from_text(source.read_text(), BOOK_FILE) if source.is_file() else Book({})
 
 
@@ -153,7 +158,8 @@ def build(
                 if game.is_over:
                     break
                 legal = game.legal_moves()
-                if len(legal) > 1 and (game.board not in book or book.entry(game.board).nodes < nodes):
+                known = book.get(game.board)
+                if len(legal) > 1 and (known is None or known.nodes < nodes):
                     result = analyse(game, 64, nodes)
                     entry = Entry(game.board.fen(), str(result.move), result.score, result.depth, nodes)
                     out.write(entry.line() + "\n")

@@ -46,10 +46,11 @@ def think(
     _check_playable(game)
     plan = PLANS[level]
     plan = replace(plan, nodes=plan.nodes if nodes is None else nodes, depth=plan.depth if depth is None else depth)
-    if book and plan.book and game.board.variant.name == "american" and game.board in stored_book():
-        entry = stored_book().entry(game.board)
-        move = game.board.parse_move(entry.move)
-        return SearchResult(move, entry.score, entry.depth, 0, (move,))
+    board = game.board
+    known = stored_book().get(board) if book and plan.book and board.variant.name == "american" else None
+    if known is not None:
+        move = board.parse_move(known.move)
+        return SearchResult(move, known.score, known.depth, 0, (move,))
     noise = _noise(game, plan, game_stream(game, level))
     return analyse(game, plan.depth, plan.nodes, noise, plan.full_eval, plan.quiescence, plan.table_bits, plan.endings)
 

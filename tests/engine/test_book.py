@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from kingme.cli import main
 from kingme.engine import book as book_module
 from kingme.engine import choose_move, player
 from kingme.engine.ballots import ballot_openings
@@ -68,4 +69,33 @@ def test_a_build_with_a_bigger_budget_searches_again_and_its_lines_replace_the_o
     assert build(path, ballots=1, plies=2, nodes=3_000) == added
     book = Book.from_text(path.read_text())
     assert len(book) == added
-    assert book.entry(Game(moves=ballot_openings()[0][1]).board).nodes == 3_000
+    entry = book.get(Game(moves=ballot_openings()[0][1]).board)
+    assert entry is not None and entry.nodes == 3_000
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (
+            ["--ballots", "158"],
+            "--ballots: must be a whole number from 1 to 157 (there are 157 standard 3-move ballots)",
+        ),
+        (["--plies", "0"], "--plies: must be a whole number of at least 1"),
+        (["--nodes", "many"], "--nodes: must be a whole number of at least 1"),
+    ],
+)
+def test_book_build_refuses_a_bad_option_with_its_name(arguments: list[str], message: str, capsys) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["book", "build", *arguments])
+    assert stopped.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_book_build_names_a_bad_book_file_and_leaves_it_as_it_was(tmp_path: Path, capsys) -> None:
+    bad = tmp_path / "book.txt"
+    bad.write_text("garbage line\n")
+    assert main(["book", "build", "--file", str(bad), "--ballots", "1", "--plies", "1", "--nodes", "10"]) == 2
+    assert "book.txt, line 1: expected FEN MOVE SCORE DEPTH NODES, found 2 fields" in capsys.readouterr().err
+    assert bad.read_text() == "garbage line\n"
+    assert main(["book", "build", "--file", str(tmp_path), "--ballots", "1", "--plies", "1", "--nodes", "10"]) == 2
+    assert "is a directory" in capsys.readouterr().err
