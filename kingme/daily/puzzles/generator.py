@@ -85,9 +85,8 @@ def _clear_win(scored: list[Scored]) -> bool:
 def _only_win(scored: list[Scored]) -> bool:
     """One decisive move, every other short of decisive and a man (``MARGIN``) below it, so the
     line passes verification (``kingme.daily.puzzles.verifier``) with room to spare."""
-    if scored[0].score < DECISIVE:
-        return False
-    return len(scored) == 1 or scored[1].score < min(DECISIVE, scored[0].score - MARGIN + 1)
+    best, runner_up = scored[0].score, scored[1].score if len(scored) > 1 else None
+    return best >= DECISIVE and (runner_up is None or (runner_up < DECISIVE and runner_up <= best - MARGIN))
 
 
 def winning_line(board: Board, key: Move, depth: int, solver_moves: int) -> list[Move] | None:

@@ -2,10 +2,10 @@
 
 A puzzle is rejected when, at any point of its line where the solver is to move, the line's
 move does not win at least a man at the verification depth, or another move wins a man too and
-scores within a man of it (a second solution; see ``WINS`` and ``MARGIN``). The defender's replies need no check of
-their own: a better defence would show up as the solver's previous move no longer winning.
-Small endings the search cannot prove are solved exactly, and there the defence is checked too
-(see ``judge``).
+scores within a man of it (a second solution; see ``WINS`` and ``MARGIN``). The defender's
+replies need no check of their own: a better defence would show up as the solver's previous
+move no longer winning. Small endings the search cannot prove are solved exactly, and there the
+defence is checked too (see ``judge``).
 """
 
 from __future__ import annotations
