@@ -13,6 +13,13 @@ import pytest
 from browser_support import ARTIFACTS, DESKTOP, PHONE, Play, page_factory
 from playwright.sync_api import expect
 
+#: The pieces standing on the board's squares, by square number (a piece drawn elsewhere, such
+#: as one flying during an animation, is not on a square).
+_POSITION = (
+    "() => Object.fromEntries([...document.querySelectorAll('#board [data-square] [data-piece]')].map("
+    "p => [p.closest('[data-square]').dataset.square, `${p.dataset.color} ${p.dataset.piece}`]))"
+)
+
 
 class Player(Play):
     """One person in a room, driving the page through the hooks of issues 4 and 5 only."""
@@ -38,9 +45,15 @@ class Player(Play):
 
     def position(self) -> dict[str, str]:
         """The pieces on the board, square by square: "white man", "black king"..."""
-        return self.page.locator("#board [data-piece]").evaluate_all(
-            "pieces => Object.fromEntries(pieces.map(p => [p.closest('[data-square]').dataset.square,"
-            " `${p.dataset.color} ${p.dataset.piece}`]))"
+        return self.page.evaluate(_POSITION)
+
+    def wait_for_position(self, expected: dict[str, str]) -> None:
+        """Wait until the board shows exactly ``expected`` (a reloaded page draws it once its
+        state arrives, so it is waited for, not read at once)."""
+        self.page.wait_for_function(
+            f"expected => {{ const shown = ({_POSITION})(); const keys = Object.keys(expected);"
+            " return Object.keys(shown).length === keys.length && keys.every(k => shown[k] === expected[k]); }",
+            arg=expected,
         )
 
     def screenshot(self, name: str, full_page: bool = False) -> None:

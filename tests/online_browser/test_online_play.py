@@ -55,6 +55,7 @@ def test_a_refresh_mid_game_keeps_the_seat_and_the_position_and_a_dropped_player
     friend.page.reload()
     friend.page.wait_for_selector("html[data-ready=true]")
     friend.wait_for_history(2)
+    friend.wait_for_position(position)
     assert friend.position() == position
     friend.move()
     host.wait_for_history(3)
