@@ -163,7 +163,7 @@ class Hub:
         try:
             if first_here:
                 await self.pubsub.subscribe(channel(room_id))
-            async with self.rooms.lock(room_id):
+            async with self.rooms.locked(room_id):
                 await self.welcome(client, await self.rooms.load(room_id), last_event)
         except BaseException:
             await self.remove(client)
@@ -325,7 +325,7 @@ class Hub:
         behind gets a welcome with the events it missed, as if it had reconnected. Events heard
         of while this runs are caught up too (their own request to catch up found it running)."""
         try:
-            async with self.rooms.lock(room_id):
+            async with self.rooms.locked(room_id):
                 while behind := self._behind(room_id, self.rooms.heard(room_id)):
                     room = await self.rooms.load(room_id, fresh=True)
                     for client in behind:
@@ -335,7 +335,6 @@ class Hub:
             log.exception("catching up the clients of room %s failed", room_id)
         finally:
             self._catching_up.discard(room_id)
-            self.rooms.forget_lock(room_id)
 
     async def _on_lost(self, channels: set[str]) -> None:
         """Broadcasts to these rooms may not have reached the other processes: announce the
@@ -350,7 +349,7 @@ class Hub:
         for room_id, clients in list(self.clients.items()):
             self.rooms.evict(room_id)
             try:
-                async with self.rooms.lock(room_id):
+                async with self.rooms.locked(room_id):
                     room = await self.rooms.load(room_id, fresh=True)
                     for client in list(clients):
                         await self.welcome(client, room, None)

@@ -11,13 +11,14 @@ again — the race that once left a process refusing the right player's move.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import re
 import secrets
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from kingme.rules import Color
@@ -59,6 +60,15 @@ class Committed:
     state: dict[str, Any]
 
 
+@dataclass
+class _RoomLock:
+    """A room's lock and how many tasks hold it or wait for it: the lock may be forgotten only
+    when that is none (``locked()`` is False between a release and the next waiter's wake-up)."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0
+
+
 def hash_token(token: str) -> str:
     """What is stored of a seat token: its SHA-256, so the database never holds a seat."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -72,7 +82,7 @@ class RoomRepository:
         self.clock = clock
         self._rooms: dict[str, Room] = {}
         self._open: set[str] = set()
-        self._locks: dict[str, asyncio.Lock] = {}
+        self._locks: dict[str, _RoomLock] = {}
         #: Highest version heard of, by open room.
         self._heard: dict[str, int] = {}
 
@@ -90,16 +100,32 @@ class RoomRepository:
         self._open.discard(room_id)
         self.evict(room_id)
         self._heard.pop(room_id, None)
-        self.forget_lock(room_id)
+        self._forget_lock(room_id)
 
-    def lock(self, room_id: str) -> asyncio.Lock:
-        """The lock every change and every catch-up of the room in this process runs under."""
-        return self._locks.setdefault(room_id, asyncio.Lock())
+    @contextlib.asynccontextmanager
+    async def locked(self, room_id: str) -> AsyncIterator[None]:
+        """Hold the lock every change and every catch-up of the room in this process runs under.
 
-    def forget_lock(self, room_id: str) -> None:
-        """Drop an idle room's lock, so locks do not pile up for rooms nobody is connected to."""
-        lock = self._locks.get(room_id)
-        if lock is not None and not lock.locked() and room_id not in self._open:
+        The lock is forgotten once no task holds or awaits it and no client here is connected to
+        the room, so locks do not pile up for rooms nobody uses; it is never forgotten while a
+        task waits for it, or a later task would take a new lock while that one holds the old.
+        """
+        entry = self._locks.setdefault(room_id, _RoomLock())
+        entry.users += 1
+        try:
+            async with entry.lock:
+                yield
+        finally:
+            entry.users -= 1
+            self._forget_lock(room_id)
+
+    def locks_kept(self) -> int:
+        """How many rooms' locks are kept (those with a client here or a task using them)."""
+        return len(self._locks)
+
+    def _forget_lock(self, room_id: str) -> None:
+        entry = self._locks.get(room_id)
+        if entry is not None and entry.users == 0 and room_id not in self._open:
             del self._locks[room_id]
 
     def hear(self, room_id: str, version: int) -> None:

@@ -107,7 +107,7 @@ class OnlineService:
     async def join(self, room_id: str) -> Seat:
         """Take the empty seat (``room_full`` once both are taken)."""
         try:
-            async with self.rooms.lock(room_id):
+            async with self.rooms.locked(room_id):
                 room = await self.rooms.load(room_id)
                 kind, data = room.decide_join()
                 token = secrets.token_urlsafe(TOKEN_BYTES)
@@ -116,8 +116,6 @@ class OnlineService:
                 return Seat(room_id, token, 2, room.color_of(2))
         except Conflict:
             raise ProtocolError("conflict", "the room changed meanwhile; try again") from None
-        finally:
-            self.rooms.forget_lock(room_id)
 
     # -- WebSocket: connections ------------------------------------------------------------
 
@@ -138,7 +136,7 @@ class OnlineService:
         """A client that saw a gap in event numbers asks again: the same answer as a reconnect,
         from the database's version of the room (a copy here may be the stale one)."""
         assert client.room_id is not None
-        async with self.rooms.lock(client.room_id):
+        async with self.rooms.locked(client.room_id):
             await self.hub.welcome(client, await self.rooms.load(client.room_id, fresh=True), last_event)
 
     async def disconnect(self, client: Client) -> None:
@@ -151,7 +149,7 @@ class OnlineService:
         room_id = client.room_id
         assert room_id is not None
         move_id = action.move_id
-        async with self.rooms.lock(room_id):
+        async with self.rooms.locked(room_id):
             room = await self.rooms.load(room_id)
             if isinstance(action, Move) and action.id in room.move_ids:
                 await self._answer_resent(client, room, action)
