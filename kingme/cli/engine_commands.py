@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from kingme.cli.arguments import add_position, add_variant, plural, whole_number
-from kingme.engine import LEVELS, choose_move
+from kingme.engine import LEVELS
 from kingme.engine.ballots import ballot_openings
 from kingme.engine.levels import check_level
 from kingme.engine.match import ENGINE_PREFIX, Contestant
@@ -31,7 +31,7 @@ def level(text: str) -> str:
 
 
 def _run_bestmove(args: argparse.Namespace) -> int:
-    from kingme.engine.player import think
+    from kingme.engine.player import choose_move, think
 
     game = Game(Setup(args.variant, args.fen, args.seed))
     if not args.verbose or args.level == "random":
