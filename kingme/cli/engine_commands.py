@@ -47,22 +47,26 @@ def _run_bestmove(args: argparse.Namespace) -> int:
 
 
 def _run_endgame(args: argparse.Namespace) -> int:
-    from kingme.engine.endgame import MAX_PIECES, solve
+    from kingme.cli.progress import ProgressBar
+    from kingme.engine.endgame import MAX_PIECES, Phase, solve
     from kingme.rules import Board
 
     board = Board(args.fen, args.variant)
     pieces = (board.black | board.white).bit_count()
     if pieces <= MAX_PIECES:
-        # Said before the work starts: nothing else is printed until the whole ending is solved,
-        # which for six pieces takes minutes.
         print(
             f"solving every position reachable from {board.fen()} ({plural(pieces, 'piece')}; "
             "six pieces take about 8 minutes and 5 GB)…",
             file=sys.stderr,
             flush=True,
         )
+    bars = {"listed": ProgressBar("positions listed"), "solved": ProgressBar("positions solved")}
+
+    def progress(phase: Phase, done: int, total: int) -> None:
+        bars[phase](done, total)
+
     started = time.perf_counter()
-    table = solve(board)
+    table = solve(board, progress=progress)
     seconds = time.perf_counter() - started
     value = table.value(board)
     print(f"{board.fen()}: {_describe(value.outcome, value.plies, board.turn)}")

@@ -11,7 +11,10 @@ _BAR_WIDTH = 30
 
 
 class ProgressBar:
-    """``[#####.....] 12/365 what  41 s`` redrawn in place on a terminal, else a line per 5%."""
+    """``[#####.....] 12/365 what  41 s`` redrawn in place on a terminal, else a line per 5%.
+
+    The total may grow between calls (positions found while they are being listed); the line
+    ends once ``done`` reaches it."""
 
     def __init__(self, what: str, stream: TextIO | None = None) -> None:
         self.what = what
@@ -27,7 +30,7 @@ class ProgressBar:
             return
         self._last_step = step
         filled = _BAR_WIDTH * done // total
-        line = f"[{'#' * filled}{'.' * (_BAR_WIDTH - filled)}] {done}/{total} {self.what}"
+        line = f"[{'#' * filled}{'.' * (_BAR_WIDTH - filled)}] {done:,}/{total:,} {self.what}"
         line += f"  {time.monotonic() - self.started:.0f} s"
         self.stream.write(f"\r{line}" if self._live else f"{line}\n")
         if self._live and done >= total:

@@ -30,6 +30,7 @@ Value(outcome='win', plies=61)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -52,6 +53,15 @@ _UNKNOWN, _WIN, _LOSS = 0, 1, 2
 #: The opponent's outcome after a move, as the side that made it sees it.
 _SEEN_BY_THE_MOVER: dict[Outcome, Outcome] = {"win": "loss", "loss": "win", "draw": "draw"}
 _EMPTY = -1
+
+#: The two phases of ``solve``: listing every reachable position, then solving them.
+Phase = Literal["listed", "solved"]
+#: ``progress(phase, done, total)``: while listing, the positions whose moves are listed out of
+#: those found so far (a total that grows); then the positions solved out of all of them.
+Progress = Callable[[Phase, int, int], None]
+#: Positions whose moves are listed per compiled call, so that ``progress`` hears of the listing
+#: several times a second even when it runs for minutes.
+_LISTING_BATCH = 1 << 18
 
 
 class EndgameTooLarge(KingmeError):
@@ -151,12 +161,12 @@ def _rehash(keys: np.ndarray, count: int, hash_table: np.ndarray) -> None:
 
 @njit(cache=True)
 def _enumerate(
-    keys: np.ndarray, hash_table: np.ndarray, start: int, count: int, compulsory: bool, buf: np.ndarray
+    keys: np.ndarray, hash_table: np.ndarray, start: int, stop: int, count: int, compulsory: bool, buf: np.ndarray
 ) -> tuple[int, int]:
-    """Add the successors of positions ``start`` onwards at the end of ``keys`` until every
-    listed position is expanded or the arrays are full; return ``(expanded, count)``."""
+    """Add the successors of positions ``start`` onwards (up to ``stop``) at the end of ``keys``
+    until every listed position is expanded or the arrays are full; return ``(expanded, count)``."""
     i = start
-    while i < count:
+    while i < count and i < stop:
         own, opp, kings, black = _unpack(keys[i])
         n = movegen.generate(own, opp, kings, black, compulsory, buf, movegen.MOVES_START)
         if count + n > keys.size or 2 * (count + n) > hash_table.size:
@@ -368,7 +378,7 @@ def _board_key(board: Board) -> int:
     return _key(own, opp, board.kings, board.black_to_move)
 
 
-def _reachable(board: Board, max_positions: int) -> tuple[np.ndarray, np.ndarray]:
+def _reachable(board: Board, max_positions: int, progress: Progress | None) -> tuple[np.ndarray, np.ndarray]:
     """Keys of every position reachable from ``board`` (the start first) and their hash table."""
     compulsory = board.variant.captures_compulsory
     capacity = 1 << 16
@@ -379,11 +389,15 @@ def _reachable(board: Board, max_positions: int) -> tuple[np.ndarray, np.ndarray
     buf = movegen.work_array(movegen.MOVES_START + movegen.MAX_MOVES * movegen.MOVE_SIZE)
     expanded, count = 0, 1
     while True:
-        expanded, count = _enumerate(keys, hash_table, expanded, count, compulsory, buf)
+        expanded, count = _enumerate(keys, hash_table, expanded, expanded + _LISTING_BATCH, count, compulsory, buf)
         if count > max_positions:
             raise EndgameTooLarge(f"{board.fen()} reaches more than {max_positions:,} positions")
+        if progress:
+            progress("listed", expanded, count)
         if expanded == count:
             break
+        if count + movegen.MAX_MOVES <= keys.size:
+            continue  # the batch ended, not the room: _enumerate stops when a position might not fit
         capacity *= 2
         keys = np.concatenate((keys, np.empty(capacity - keys.size, dtype=np.int64)))
         del hash_table  # before the next one is allocated: at the largest they take gigabytes
@@ -401,13 +415,16 @@ def _table_size(count: int) -> int:
     return 1 << max(4, (3 * count // 2).bit_length())
 
 
-def solve(board: Board, max_positions: int = MAX_POSITIONS) -> Endgame:
+def solve(board: Board, max_positions: int = MAX_POSITIONS, progress: Progress | None = None) -> Endgame:
     """Every position reachable from ``board``, solved exactly; ``EndgameTooLarge`` if it has
-    more than ``MAX_PIECES`` pieces or reaches more than ``max_positions`` positions."""
+    more than ``MAX_PIECES`` pieces or reaches more than ``max_positions`` positions.
+
+    Six pieces take minutes, so ``progress`` (see ``Progress``) is told how far the listing and
+    then the solving have gone: after each batch of listed positions and after each stage."""
     pieces = (board.white | board.black).bit_count()
     if pieces > MAX_PIECES:
         raise EndgameTooLarge(f"{pieces} pieces: exact solving takes at most {MAX_PIECES}")
-    keys, hash_table = _reachable(board, max_positions)
+    keys, hash_table = _reachable(board, max_positions, progress)
     stages = _stages(keys)
     order = np.argsort(stages, kind="stable").astype(np.int32)
     bounds = np.flatnonzero(np.diff(stages[order])) + 1
@@ -416,6 +433,10 @@ def solve(board: Board, max_positions: int = MAX_POSITIONS) -> Endgame:
     local = np.empty(keys.size, dtype=np.int32)
     buf = movegen.work_array(movegen.MOVES_START + movegen.MAX_MOVES * movegen.MOVE_SIZE)
     compulsory = board.variant.captures_compulsory
+    solved = 0
     for members in np.split(order, bounds):
         _solve_stage(keys, hash_table, stages, members, local, outcome, plies, compulsory, buf)
+        solved += members.size
+        if progress:
+            progress("solved", solved, keys.size)
     return Endgame(keys, hash_table, outcome, plies)

@@ -21,11 +21,17 @@ def test_bestmove_verbose_prints_depth_score_nodes_and_principal_variation(capsy
 
 def test_endgame_prints_the_exact_value_of_the_position_and_of_every_move(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["endgame", "--fen", "W:WK19,K23:B12,K28"]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    out, err = capsys.readouterr()
+    lines = out.splitlines()
     assert lines[0] == "W:WK19,K23:B12,K28: white wins in 61 plies"
     assert "  23-27        white wins in 61 plies" in lines
     assert "  19-16        white loses in 2 plies" in lines
     assert lines[-1].startswith("410,095 positions solved in ")
+    bars = err.splitlines()[1:]  # not a terminal: a line per step of each bar
+    listed = [line for line in bars if "positions listed" in line]
+    assert bars[: len(listed)] == listed  # the listing first, then the solving
+    full = "[" + "#" * 30 + "] 410,095/410,095"
+    assert listed[-1].startswith(f"{full} positions listed") and bars[-1].startswith(f"{full} positions solved")
 
 
 @pytest.mark.parametrize(

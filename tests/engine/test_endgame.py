@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kingme.engine.endgame import EndgameTooLarge, Value, solve
+from kingme.engine import endgame
+from kingme.engine.endgame import EndgameTooLarge, Phase, Value, solve
 from kingme.rules import Board
 
 FIRST_POSITION = "W:WK19,K23:B12,K28"
@@ -100,3 +101,24 @@ def test_a_position_that_cannot_be_reached_has_no_value() -> None:
     table = solve(Board("W:WK19:B12"))
     with pytest.raises(KeyError, match="cannot be reached"):
         table.value(Board("W:WK19,K23:B12"))
+
+
+def test_solving_reports_the_listing_then_the_solving_and_batches_change_no_value(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    start = Board("W:WK19:B12")
+    whole = solve(start)
+    monkeypatch.setattr(endgame, "_LISTING_BATCH", 50)  # many batches, each reported
+    heard: list[tuple[Phase, int, int]] = []
+    table = solve(start, progress=lambda phase, done, total: heard.append((phase, done, total)))
+    listed = [(done, total) for phase, done, total in heard if phase == "listed"]
+    solved = [(done, total) for phase, done, total in heard if phase == "solved"]
+    assert heard[: len(listed)] == [("listed", done, total) for done, total in listed]  # listing first
+    assert len(listed) > len(whole) // 50 - 1 and all(done <= total for done, total in listed)
+    assert listed[-1] == (len(whole), len(whole))
+    assert [done for done, _ in solved] == sorted({done for done, _ in solved})  # rising, no repeats
+    assert solved[-1] == (len(whole), len(whole))
+    graph = _reachable(start)
+    assert {f: table.value(board) for f, (board, _) in graph.items()} == {
+        f: whole.value(board) for f, (board, _) in graph.items()
+    }
