@@ -133,7 +133,7 @@ async def puzzle_move(request: Request) -> JSONResponse:
     return JSONResponse(
         {
             "correct": result.correct,
-            "slower": result.slower,
+            "other_win": result.other_win,
             "move": result.move,
             "reply": result.reply,
             "ply": result.ply,

@@ -34,12 +34,20 @@ class InstantEngine:
 
 def small_collection() -> Collection:
     """Three puzzles: a one-move double jump, a three-ply line and a classic with a source. The
-    line lists 10-14 as a slower win of its first move, only to show how one is told."""
+    line lists 10-14 as a slower win of its first move and 9-13 as a move that also wins, only
+    to show how each is told."""
     return Collection(
         (
             Puzzle("double-jump", "B:W14,23:B9", ("9x18x27",), "Double jump", "", "easy"),
             Puzzle(
-                "opening-trade", "B:W21-32:B1-12", ("11-15", "22-18", "15x22"), "Trade", "", "medium", (("10-14",), ())
+                "opening-trade",
+                "B:W21-32:B1-12",
+                ("11-15", "22-18", "15x22"),
+                "Trade",
+                "",
+                "medium",
+                (("10-14",), ()),
+                (("9-13",), ()),
             ),
             Puzzle(
                 "seeing-is-believing",

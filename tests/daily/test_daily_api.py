@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from starlette.testclient import TestClient
 
 from kingme.daily.daily_game import daily_game
+from kingme.daily.puzzles.model import OTHER_WINS
 from kingme.game import Game
+from kingme.server.app import WEB_DIR
 
 from .conftest import TODAY
 
@@ -85,18 +89,27 @@ def test_first_position_is_played_to_its_end_against_the_longest_defence(client:
         replies.append(answer["reply"])
     assert replies == ["28-32", "32-28", "28-24", None] and answer["solved"]
     slower = client.post("/api/puzzles/first-position/move", json={"ply": 0, "move": "23-18"}).json()
-    assert slower["slower"] and not slower["correct"]
+    assert slower["other_win"] == "slower" and not slower["correct"]
 
 
 def test_a_wrong_move_is_told_and_changes_nothing(client: TestClient) -> None:
-    wrong = client.post("/api/puzzles/opening-trade/move", json={"ply": 0, "move": "9-13"}).json()
-    assert wrong["correct"] is False and wrong["slower"] is False and wrong["ply"] == 0 and not wrong["solved"]
+    wrong = client.post("/api/puzzles/opening-trade/move", json={"ply": 0, "move": "12-16"}).json()
+    assert wrong["correct"] is False and wrong["other_win"] is None and wrong["ply"] == 0 and not wrong["solved"]
     assert wrong["state"]["fen"] == client.get("/api/puzzles/opening-trade").json()["state"]["fen"]
 
 
-def test_a_move_the_puzzle_lists_as_a_slower_win_is_told_as_such(client: TestClient) -> None:
-    slower = client.post("/api/puzzles/opening-trade/move", json={"ply": 0, "move": "10-14"}).json()
-    assert slower["correct"] is False and slower["slower"] is True and slower["ply"] == 0
+@pytest.mark.parametrize(("move", "listed"), [("10-14", "slower"), ("9-13", "also_wins")])
+def test_a_move_the_puzzle_lists_as_another_win_is_told_with_its_list(
+    client: TestClient, move: str, listed: str
+) -> None:
+    answer = client.post("/api/puzzles/opening-trade/move", json={"ply": 0, "move": move}).json()
+    assert answer["correct"] is False and answer["other_win"] == listed and answer["ply"] == 0
+    assert not set(OTHER_WINS) & set(client.get("/api/puzzles/opening-trade").json())  # the lists stay here
+
+
+def test_the_page_has_a_message_for_every_list_of_other_wins() -> None:
+    english = json.loads((WEB_DIR / "i18n" / "en.json").read_text())["daily"]["otherWin"]
+    assert set(english) == set(OTHER_WINS)
 
 
 def test_a_hint_reveals_the_next_move_with_its_route(client: TestClient) -> None:

@@ -197,6 +197,11 @@ def test_past_days_and_any_puzzle_by_id_can_be_opened(page: Any) -> None:
     expect(page.get_by_test_id("puzzle-feedback")).to_have_text(
         "10-14 wins too, but more slowly. Find the quickest win."
     )
+    page.locator('#puzzle-board [data-square="9"]').click()
+    page.locator('#puzzle-board [data-square="13"]').click()
+    expect(page.get_by_test_id("puzzle-feedback")).to_have_text(
+        "9-13 wins too, but this puzzle asks for another move. Find it."
+    )
     page.get_by_test_id("puzzle-id").fill("double-jump")
     page.get_by_test_id("open-puzzle").click()
     expect(page.locator("#puzzle-title")).to_have_text("Double jump")

@@ -84,12 +84,21 @@ def test_a_puzzle_is_solved_with_the_defenders_replies_from_the_line() -> None:
     assert ply == len(puzzle.solution) - 1
 
 
-def test_slower_wins_survive_a_round_trip_and_a_list_of_none_is_no_list() -> None:
-    data = {"id": "x", "fen": "B:W30:B9", "solution": ["9-13"], "title": "t", "slower": [["9-14"]]}
+@pytest.mark.parametrize("name", ["slower", "also_wins"])
+def test_other_wins_survive_a_round_trip_and_a_list_of_none_is_no_list(name: str) -> None:
+    data = {"id": "x", "fen": "B:W30:B9", "solution": ["9-13"], "title": "t", name: [["9-14"]]}
     puzzle = Puzzle.from_dict(data)
-    assert puzzle.slower == (("9-14",),) and Puzzle.from_dict(puzzle.to_dict()) == puzzle
-    assert Puzzle.from_dict({**data, "slower": [[]]}).slower == ()
-    assert "slower" not in Puzzle.from_dict({**data, "slower": [[]]}).to_dict()
+    assert getattr(puzzle, name) == (("9-14",),) and Puzzle.from_dict(puzzle.to_dict()) == puzzle
+    assert getattr(Puzzle.from_dict({**data, name: [[]]}), name) == ()
+    assert name not in Puzzle.from_dict({**data, name: [[]]}).to_dict()
+
+
+def test_a_move_the_puzzle_lists_as_another_win_is_told_by_its_list_and_changes_nothing() -> None:
+    puzzle = small_collection().get("opening-trade")
+    assert attempt(puzzle, 0, "10-14").other_win == "slower"
+    also = attempt(puzzle, 0, "9-13")
+    assert also.other_win == "also_wins" and not also.correct and also.ply == 0 and also.reply is None
+    assert attempt(puzzle, 0, "12-16").other_win is None
 
 
 def test_a_wrong_move_is_told_and_can_be_retried() -> None:
@@ -113,10 +122,15 @@ def test_a_wrong_move_is_told_and_can_be_retried() -> None:
         ({"id": "x", "fen": "B:W14,23:B9", "solution": ["9x27"], "title": "t", "answer": 1}, "unknown"),
         ({"id": "x", "fen": "B:W14,23:B9", "solution": ["9x27"], "title": "t", "difficulty": "?"}, "difficulty"),
         ({"id": "x", "fen": "B:W22:B9", "solution": ["9-13"], "title": "t", "slower": ["9-14"]}, "lists of moves"),
+        ({"id": "x", "fen": "B:W22:B9", "solution": ["9-13"], "title": "t", "also_wins": "9-14"}, "also_wins must"),
         ({"id": "x", "fen": "B:W22:B9", "solution": ["9-13"], "title": "t", "slower": [[], []]}, "each of its"),
-        ({"id": "x", "fen": "B:W22:B9", "solution": ["9-13"], "title": "t", "slower": [["9-5"]]}, "slower win"),
+        ({"id": "x", "fen": "B:W22:B9", "solution": ["9-13"], "title": "t", "also_wins": [[], []]}, "each of its"),
+        ({"id": "x", "fen": "B:W22:B9", "solution": ["9-13"], "title": "t", "slower": [["9-5"]]}, "slower at solver"),
+        ({"id": "x", "fen": "B:W22:B9", "solution": ["9-13"], "title": "t", "also_wins": [["9-5"]]}, "also_wins at"),
         ({"id": "x", "fen": "B:W22:B9", "solution": ["9-13"], "title": "t", "slower": [["9-13"]]}, "cannot also"),
+        ({"id": "x", "fen": "B:W22:B9", "solution": ["9-13"], "title": "t", "also_wins": [["9-13"]]}, "cannot also"),
         ({"id": "x", "fen": "B:W22:B9", "solution": ["9-13"], "title": "t", "slower": [["9-14", "9-14"]]}, "twice"),
+        ({"id": "x", "fen": "B:W22:B9", "solution": ["9-13"], "title": "t", "also_wins": [["9-14", "9-14"]]}, "twice"),
         ([], "must be an object"),
     ],
 )
@@ -275,3 +289,34 @@ def test_a_line_rejected_at_the_verification_depth_is_judged_again_deeper(monkey
     monkeypatch.setattr(verifier, "score_moves", scored)
     assert check_line(THREE_MOVES, [str(moves[0])]) is None
     assert DEEPER_DEPTH > VERIFY_DEPTH
+
+
+def _scores(monkeypatch: pytest.MonkeyPatch, scores: tuple[int, int, int]) -> list[str]:
+    """Make the search score ``THREE_MOVES``'s moves ``scores`` at every depth; their paths."""
+    moves = Board(THREE_MOVES).legal_moves()
+
+    def scored(position: Board, depth: int) -> list[Scored]:
+        return sorted((Scored(m, s) for m, s in zip(moves, scores, strict=True)), key=lambda s: -s.score)
+
+    monkeypatch.setattr(verifier, "score_moves", scored)
+    monkeypatch.setattr(verifier, "exact_table", lambda board: None)
+    return [str(move) for move in moves]
+
+
+def test_a_second_solution_the_puzzle_lists_as_also_winning_is_accepted(monkeypatch: pytest.MonkeyPatch) -> None:
+    key, other, third = _scores(monkeypatch, (250, 260, 120))
+    assert "second solution" in str(check_puzzle(Puzzle("p", THREE_MOVES, (key,), "t")))
+    assert check_puzzle(Puzzle("p", THREE_MOVES, (key,), "t", also_wins=((other, third),))) is None
+
+
+def test_an_unlisted_second_solution_still_fails_beside_a_listed_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    key, other, third = _scores(monkeypatch, (250, 260, 200))
+    reason = check_puzzle(Puzzle("p", THREE_MOVES, (key,), "t", also_wins=((other,),)))
+    assert reason is not None and f"second solution at solver's move 1: {third} also wins" in reason
+
+
+def test_a_move_listed_as_also_winning_must_still_win(monkeypatch: pytest.MonkeyPatch) -> None:
+    key, other, _ = _scores(monkeypatch, (250, 99, 0))
+    reason = check_puzzle(Puzzle("p", THREE_MOVES, (key,), "t", also_wins=((other,),)))
+    listed = f"{other}, listed as also winning at solver's move 1"
+    assert reason == f"{listed}, does not win at depth {DEEPER_DEPTH} (score 99)"

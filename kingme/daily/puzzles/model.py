@@ -2,8 +2,10 @@
 
 The solution is the whole line, both sides' moves as full paths, starting with the solver's
 move: solver, defender (the best defence), solver, ... and always ending on a solver's move.
-An ending solved exactly may also list, for each solver's move, the other moves that win too,
-only more slowly (``slower``), so that a player who finds one is told so.
+A puzzle may also list, for each solver's move, other moves that win too, so that a player who
+finds one is told it wins and asked for the intended move rather than told it is wrong: an ending
+solved exactly lists the moves that win more slowly (``slower``), a searched puzzle the moves that
+a later engine sees winning about as much (``also_wins``; see ``OTHER_WINS``).
 Puzzles come from a JSON file in the package, so ``from_dict`` treats its input as hostile: every
 field is checked and the line is replayed with the rules core.
 
@@ -24,6 +26,10 @@ DIFFICULTIES = ("easy", "medium", "hard")
 _ID = re.compile(r"[a-z0-9][a-z0-9-]{0,47}")
 _MAX_LINE = 41
 _MAX_TEXT = 200
+#: The fields listing, per solver's move, the other moves a player is told also win: the slower
+#: wins of an exact ending, and a searched puzzle's other moves that win about as much (each
+#: still a win when verified; an unlisted one is a second solution).
+OTHER_WINS = ("slower", "also_wins")
 
 
 class PuzzleError(KingmeError):
@@ -33,7 +39,8 @@ class PuzzleError(KingmeError):
 @dataclass(frozen=True)
 class Puzzle:
     """One puzzle; ``solution`` alternates solver and defender moves, solver first and last;
-    ``slower`` (empty, or one tuple per solver's move) holds the moves that win more slowly."""
+    ``slower`` and ``also_wins`` (each empty, or one tuple per solver's move) hold the other
+    moves that win, more slowly or about as well (``OTHER_WINS``)."""
 
     id: str
     fen: str
@@ -42,6 +49,7 @@ class Puzzle:
     source: str = ""
     difficulty: str = "medium"
     slower: tuple[tuple[str, ...], ...] = ()
+    also_wins: tuple[tuple[str, ...], ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not _ID.fullmatch(self.id):
@@ -67,26 +75,35 @@ class Puzzle:
         except KingmeError as error:
             raise PuzzleError(f"puzzle {self.id}: {error}") from None
         object.__setattr__(self, "solution", tuple(full))
-        object.__setattr__(self, "slower", self._checked_slower())
+        for name in OTHER_WINS:
+            object.__setattr__(self, name, self._checked_wins(name))
 
-    def _checked_slower(self) -> tuple[tuple[str, ...], ...]:
-        """``slower`` with every move as a full path; ``()`` when it lists none."""
-        if not isinstance(self.slower, tuple) or (self.slower and len(self.slower) != self.solver_moves):
-            raise PuzzleError(f"puzzle {self.id}: slower must list the slower wins of each of its solver's moves")
+    def _checked_wins(self, name: str) -> tuple[tuple[str, ...], ...]:
+        """The list ``name`` (one of ``OTHER_WINS``) with every move as a full path; ``()`` when
+        it lists none."""
+        wins = getattr(self, name)
+        if not isinstance(wins, tuple) or (wins and len(wins) != self.solver_moves):
+            raise PuzzleError(f"puzzle {self.id}: {name} must list the other wins of each of its solver's moves")
         checked = []
-        for number, texts in enumerate(self.slower):
+        for number, texts in enumerate(wins):
             board = self.board_after(2 * number)
             try:
                 moves = [board.parse_move(text) for text in texts]
             except KingmeError as error:
-                raise PuzzleError(f"puzzle {self.id}: slower win of solver's move {number + 1}: {error}") from None
+                raise PuzzleError(f"puzzle {self.id}: {name} at solver's move {number + 1}: {error}") from None
             if board.parse_move(self.solution[2 * number]) in moves:
-                raise PuzzleError(f"puzzle {self.id}: the solution's move {number + 1} cannot also be a slower win")
+                raise PuzzleError(f"puzzle {self.id}: the solution's move {number + 1} cannot also be in {name}")
             paths = tuple(str(move) for move in moves)
             if len(set(paths)) != len(paths):
-                raise PuzzleError(f"puzzle {self.id}: a slower win of solver's move {number + 1} is listed twice")
+                raise PuzzleError(f"puzzle {self.id}: {name} lists a move of solver's move {number + 1} twice")
             checked.append(paths)
         return tuple(checked) if any(checked) else ()
+
+    def other_win(self, ply: int, path: str) -> str | None:
+        """Which of ``OTHER_WINS`` lists the move ``path`` (a full path) at ``ply`` (a solver's
+        move), or ``None``: a move the puzzle does not know to win."""
+        listing = (name for name in OTHER_WINS if getattr(self, name) and path in getattr(self, name)[ply // 2])
+        return next(listing, None)
 
     @property
     def side_to_move(self) -> Color:
@@ -109,25 +126,24 @@ class Puzzle:
         if self.source:
             data["source"] = self.source
         data["difficulty"] = self.difficulty
-        if self.slower:
-            data["slower"] = [list(moves) for moves in self.slower]
+        for name in OTHER_WINS:
+            if getattr(self, name):
+                data[name] = [list(moves) for moves in getattr(self, name)]
         return data
 
     @classmethod
     def from_dict(cls, data: object) -> Puzzle:
         if not isinstance(data, dict):
             raise PuzzleError("a puzzle must be an object with id, fen, solution and title")
-        unknown = set(data) - {"id", "fen", "solution", "title", "source", "difficulty", "slower"}
+        unknown = set(data) - {"id", "fen", "solution", "title", "source", "difficulty", *OTHER_WINS}
         if unknown:
             raise PuzzleError(f"unknown puzzle field(s): {', '.join(sorted(map(str, unknown)))[:200]}")
         missing = {"id", "fen", "solution", "title"} - set(data)
         if missing:
             raise PuzzleError(f"puzzle {str(data.get('id'))[:60]!r} lacks {', '.join(sorted(missing))}")
-        solution, slower = data["solution"], data.get("slower", [])
+        solution = data["solution"]
         if not isinstance(solution, list):
             raise PuzzleError(f"puzzle {str(data['id'])[:60]!r}: the solution must be a list of moves")
-        if not isinstance(slower, list) or not all(isinstance(moves, list) for moves in slower):
-            raise PuzzleError(f"puzzle {str(data['id'])[:60]!r}: slower must be a list of lists of moves")
         return cls(
             data["id"],
             data["fen"],
@@ -135,5 +151,14 @@ class Puzzle:
             data["title"],
             data.get("source", ""),
             data.get("difficulty", "medium"),
-            tuple(tuple(moves) for moves in slower),
+            _move_lists(data, "slower"),
+            _move_lists(data, "also_wins"),
         )
+
+
+def _move_lists(data: dict[Any, Any], name: str) -> tuple[tuple[str, ...], ...]:
+    """The stored list ``name`` (one of ``OTHER_WINS``) of a puzzle's ``data``, as tuples."""
+    lists = data.get(name, [])
+    if not isinstance(lists, list) or not all(isinstance(moves, list) for moves in lists):
+        raise PuzzleError(f"puzzle {str(data['id'])[:60]!r}: {name} must be a list of lists of moves")
+    return tuple(tuple(moves) for moves in lists)

@@ -3,7 +3,8 @@
 A solving session is only a count of plies of the solution already on the board (always even:
 the solver is to move), so it needs no storage. A right move brings the defender's reply from
 the solution line; a wrong (but legal) move is told and changes nothing, so it can be retried.
-A wrong move that the puzzle lists as a slower win is told as such (``slower``).
+A wrong move that the puzzle lists as another win (a slower one, or one that also wins) is told
+as such (``other_win``), so the player is asked for the intended move rather than told it loses.
 
 >>> from kingme.daily.puzzles.model import Puzzle
 >>> p = Puzzle("demo", "B:W14,23:B9", ("9x18x27",), "Double jump")
@@ -22,14 +23,15 @@ from kingme.rules import Move
 @dataclass(frozen=True)
 class Attempt:
     """The outcome of one solver's move: whether it was the solution's, and what follows;
-    ``slower`` when it was not, but wins too, only more slowly."""
+    ``other_win`` when it was not but the puzzle lists it as winning too: the name of the list
+    (one of ``kingme.daily.puzzles.model.OTHER_WINS``)."""
 
     correct: bool
     move: str
     reply: str | None
     ply: int
     solved: bool
-    slower: bool = False
+    other_win: str | None = None
 
 
 def check_ply(puzzle: Puzzle, ply: object) -> int:
@@ -54,8 +56,7 @@ def attempt(puzzle: Puzzle, ply: object, text: object) -> Attempt:
     expected = expected_move(puzzle, start)
     played = puzzle.board_after(start).parse_move(text)  # type: ignore[arg-type]  # parse_move checks the type
     if played != expected:
-        slower = bool(puzzle.slower) and str(played) in puzzle.slower[start // 2]
-        return Attempt(False, str(played), None, start, False, slower)
+        return Attempt(False, str(played), None, start, False, puzzle.other_win(start, str(played)))
     after = start + 1
     reply = puzzle.solution[after] if after < len(puzzle.solution) else None
     reached = after + 1 if reply else after

@@ -2,7 +2,9 @@
 
 A puzzle is rejected when, at any point of its line where the solver is to move, the line's
 move does not win at least a man at the verification depth, or another move wins a man too and
-scores within a man of it (a second solution; see ``WINS`` and ``MARGIN``). The defender's
+scores within a man of it (a second solution; see ``WINS`` and ``MARGIN``) and the puzzle does
+not list it among the moves that also win (``Puzzle.also_wins``; each listed one must still win
+a man, so the list cannot hide a move that has stopped winning). The defender's
 replies need no check of their own: a better defence would show up as the solver's previous
 move no longer winning. Small endings the search cannot prove are solved exactly, and there the
 defence is checked too (see ``judge``).
@@ -40,8 +42,9 @@ class Verdict:
     slower: tuple[tuple[str, ...], ...] = ()
 
 
-def judge(fen: str, line: Sequence[str], depth: int = VERIFY_DEPTH) -> Verdict:
-    """Check ``line`` from ``fen``: each solver's move must be the only win.
+def judge(fen: str, line: Sequence[str], depth: int = VERIFY_DEPTH, also_wins: Sequence[Sequence[str]] = ()) -> Verdict:
+    """Check ``line`` from ``fen``: each solver's move must be the only win, besides the moves
+    ``also_wins`` lists for it (full paths, one list per solver's move, or none), which must win.
 
     The search at ``depth`` judges first; a line it rejects is searched again at
     ``DEEPER_DEPTH``, whose verdict stands (a deeper search sees more of a quiet win and tells
@@ -49,17 +52,20 @@ def judge(fen: str, line: Sequence[str], depth: int = VERIFY_DEPTH) -> Verdict:
     neither can prove that is small enough to solve exactly (``exact_table``; First and Second
     Position are) is then judged exactly.
     """
-    failure = _search_failure(Board(fen), line, depth)
+    failure = _search_failure(Board(fen), line, depth, also_wins)
     if failure is not None and depth < DEEPER_DEPTH:
-        failure = _search_failure(Board(fen), line, DEEPER_DEPTH)
+        failure = _search_failure(Board(fen), line, DEEPER_DEPTH, also_wins)
     if failure is None:
         return Verdict(None)
     table = exact_table(Board(fen))
     return Verdict(failure) if table is None else _exact_verdict(table, Board(fen), line)
 
 
-def _search_failure(board: Board, line: Sequence[str], depth: int) -> tuple[int, str] | None:
-    """Every solver's move must win at ``depth``, and beat by ``MARGIN`` every other move that wins."""
+def _search_failure(
+    board: Board, line: Sequence[str], depth: int, also_wins: Sequence[Sequence[str]]
+) -> tuple[int, str] | None:
+    """Every solver's move must win at ``depth``, and beat by ``MARGIN`` every other move that
+    wins and is not listed in ``also_wins``; every listed move must win too."""
     for ply, text in enumerate(line):
         move = board.parse_move(text)
         if ply % 2 == 0:
@@ -68,7 +74,15 @@ def _search_failure(board: Board, line: Sequence[str], depth: int) -> tuple[int,
             score = next(s.score for s in scored if s.move == move)
             if score < WINS:
                 return ply, f"solver's move {number} ({move}) does not win at depth {depth} (score {score})"
-            other = next((s for s in scored if s.move != move and s.score >= WINS and s.score > score - MARGIN), None)
+            listed = set(also_wins[ply // 2]) if also_wins else set()
+            lost = next((s for s in scored if str(s.move) in listed and s.score < WINS), None)
+            if lost:
+                return ply, (
+                    f"{lost.move}, listed as also winning at solver's move {number}, does not win at depth {depth} "
+                    f"(score {lost.score})"
+                )
+            unlisted = (s for s in scored if s.move != move and str(s.move) not in listed)
+            other = next((s for s in unlisted if s.score >= WINS and s.score > score - MARGIN), None)
             if other:
                 return ply, (
                     f"second solution at solver's move {number}: {other.move} also wins ({other.score}), "
@@ -112,8 +126,9 @@ def check_line(fen: str, line: Sequence[str], depth: int = VERIFY_DEPTH) -> str 
 
 
 def check_puzzle(puzzle: Puzzle, depth: int = VERIFY_DEPTH) -> str | None:
-    """Why ``puzzle`` is rejected, or ``None`` when it verifies (its slower wins included)."""
-    verdict = judge(puzzle.fen, puzzle.solution, depth)
+    """Why ``puzzle`` is rejected, or ``None`` when it verifies (its slower wins and the moves it
+    lists as also winning included)."""
+    verdict = judge(puzzle.fen, puzzle.solution, depth, puzzle.also_wins)
     if verdict.failure:
         return verdict.failure[1]
     if puzzle.slower and puzzle.slower != verdict.slower:

@@ -117,7 +117,7 @@ async function submit(route) {
     game.partial = [];
     game.hint = [];
     if (!answer.correct) {
-      feedback(answer.slower ? "daily.slower" : "daily.wrong", { move: route.notation }, "wrong");
+      feedback(answer.other_win ? `daily.otherWin.${answer.other_win}` : "daily.wrong", { move: route.notation }, "wrong");
       return;
     }
     await board.animate(route.path, route.captures, piece);
