@@ -88,6 +88,11 @@ COMMANDS = (
     ),
     Command("bench egdb", "endgame database probes a second", "egdb_commands:bench_egdb_options"),
     Command(
+        "bench endings",
+        "the computer plays won and drawn endings out against the tables' defence",
+        "egdb_commands:bench_endings_options",
+    ),
+    Command(
         "bench online",
         "concurrent online games over WebSockets: moves/s and round trips",
         "online_commands:bench_online_options",

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from kingme.cli.arguments import plural, whole_number
+from kingme.cli.engine_commands import level
 from kingme.cli.progress import ProgressBar
 from kingme.engine.egdb import (
     MAX_PIECES,
@@ -140,6 +141,38 @@ def _run_bench_egdb(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_bench_endings(args: argparse.Namespace) -> int:
+    """The computer plays random won and drawn endings out against the tables (see ``playout``)."""
+    from kingme.engine.analysis import endgame_tables
+    from kingme.engine.egdb import playout
+
+    tables = endgame_tables()
+    if tables is None or tables.max_pieces < args.pieces:
+        held = f"hold at most {tables.max_pieces} pieces" if tables else "cannot be loaded or built"
+        raise DatabaseError(
+            f"the engine's tables in {default_directory()} {held}: "
+            f"build them first with `kingme egdb build --pieces {args.pieces}`"
+        )
+    started = time.perf_counter()
+    summaries = playout.run(tables, args.pieces, args.positions, args.seed, args.level)
+    print(
+        f"{args.level} against the tables of at most {tables.max_pieces} pieces, from {args.positions:,} won and"
+        f" {args.positions:,} drawn {args.pieces}-piece positions (seed {args.seed}; every second one can crown a man)"
+    )
+    for summary in summaries:
+        verb = "won" if summary.outcome == "won" else "not lost"
+        endings = ", ".join(f"{count} {reason}" for reason, count in sorted(summary.reasons().items()))
+        print(
+            f"  {summary.outcome}: {summary.kept} of {len(summary.playouts)} {verb} ({endings});"
+            f" longest game {plural(max(p.plies for p in summary.playouts), 'ply', 'plies')},"
+            f" longest quiet stretch {plural(max(p.longest_quiet for p in summary.playouts), 'ply', 'plies')}"
+        )
+        for failure in summary.failures:
+            print(f"    FAILED {failure}")
+    print(f"{time.perf_counter() - started:.1f} s")
+    return 0 if all(not summary.failures for summary in summaries) else 1
+
+
 def _directory_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dir", help=f"database directory (default $KINGME_EGDB_DIR or {default_directory()})")
 
@@ -167,3 +200,11 @@ def bench_egdb_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--probes", type=whole_number(1), default=200_000, help="how many probes (default 200,000)")
     _directory_option(parser)
     parser.set_defaults(run=_run_bench_egdb)
+
+
+def bench_endings_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--pieces", type=_pieces, default=5, help="pieces in each position (default 5)")
+    parser.add_argument("--positions", type=whole_number(1), default=100, help="won and drawn ones each (default 100)")
+    parser.add_argument("--seed", type=whole_number(0), default=1, help="which positions (default 1)")
+    parser.add_argument("--level", type=level, default="master", help="the computer's level (default master)")
+    parser.set_defaults(run=_run_bench_endings)

@@ -4,32 +4,17 @@ the 80-ply rule or a repetition), a drawn one is never lost; the weaker levels s
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
-from kingme.engine import choose_move, egdb
+from kingme.cli import main
+from kingme.engine import analysis, egdb
 from kingme.engine.analysis import endgame_tables
-from kingme.engine.egdb import moves as database_moves
+from kingme.engine.egdb import playout
 from kingme.engine.player import think
 from kingme.game import Game, Setup
-from kingme.rules import Board
 from kingme.rules.fen import START_FEN
-
-
-def _random_ending(rng: random.Random, pieces: int) -> Board:
-    """A position with ``pieces`` pieces (each side at least one), none of them a man on its
-    crowning row, Black to move, no capture pending for the side to move."""
-    while True:
-        squares = rng.sample(range(1, 33), pieces)
-        black = squares[: rng.randint(1, pieces - 1)]
-        white = [s for s in squares if s not in black]
-
-        def describe(side: list[int], crown: range) -> str:
-            return ",".join(f"K{s}" if s in crown or rng.random() < 0.5 else str(s) for s in side)
-
-        board = Board(f"B:W{describe(white, range(1, 5))}:B{describe(black, range(29, 33))}")
-        if board.legal_moves() and not board.is_capture_required():
-            return board
 
 
 @pytest.fixture(scope="module")
@@ -41,34 +26,40 @@ def tables() -> egdb.Tables:
 
 def test_a_won_ending_is_won_by_the_strong_level_against_the_longest_defence(tables: egdb.Tables) -> None:
     rng = random.Random("won endings")
-    won = 0
-    while won < 6:
-        board = _random_ending(rng, 4)
-        if not egdb.is_win(database_moves.value(tables, board)):
-            continue
-        game = Game(Setup(fen=board.fen(), seed="ending"))
-        while not game.is_over:
-            if game.turn == "black":
-                game.push(choose_move(game, "strong"))
-            else:
-                game.push(database_moves.best_move(tables, game.board))  # the longest defence
-        assert game.result is not None and game.result.winner == "black", board.fen()
-        won += 1
+    for board in playout.sample(tables, rng, 4, "won", 6):
+        played = playout.play_out(tables, board, "won", "strong", rng)
+        assert played.winner == played.computer, played
 
 
 def test_a_drawn_ending_is_never_lost_by_the_master_level(tables: egdb.Tables) -> None:
     rng = random.Random("drawn endings")
-    drawn = 0
-    while drawn < 4:
-        board = _random_ending(rng, 4)
-        if database_moves.value(tables, board) != egdb.DRAW:
-            continue
-        game = Game(Setup(fen=board.fen(), seed="ending"))
-        while not game.is_over:
-            level = "master" if game.turn == "black" else "club"
-            game.push(choose_move(game, level))
-        assert game.result is not None and game.result.winner != "white", board.fen()
-        drawn += 1
+    for board in playout.sample(tables, rng, 4, "drawn", 4):
+        played = playout.play_out(tables, board, "drawn", "master", rng)
+        assert played.winner is None, played
+
+
+def test_every_second_sampled_ending_can_crown_a_man_on_its_first_move(tables: egdb.Tables) -> None:
+    boards = playout.sample(tables, random.Random("crowning"), 4, "won", 6)
+    assert all(any(board.is_crowning(move) for move in board.legal_moves()) for board in boards[1::2])
+
+
+def test_the_endings_benchmark_prints_what_master_won_and_kept_and_exits_0(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["bench", "endings", "--pieces", "4", "--positions", "2", "--seed", "7"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("master against the tables of at most ")
+    assert lines[1].startswith("  won: 2 of 2 won (2 won);")
+    assert lines[2].startswith("  drawn: 2 of 2 not lost (")
+
+
+def test_the_endings_benchmark_refuses_a_size_the_tables_do_not_hold(
+    monkeypatch: pytest.MonkeyPatch, tables: egdb.Tables, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(analysis, "endgame_tables", lambda: replace(tables, max_pieces=4))
+    assert main(["bench", "endings", "--pieces", "5"]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "hold at most 4 pieces" in error and "--pieces 5" in error
 
 
 def test_the_tables_answer_at_the_root_without_a_search(tables: egdb.Tables) -> None:
