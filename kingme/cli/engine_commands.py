@@ -112,7 +112,7 @@ def _run_match(args: argparse.Namespace) -> int:
         flush=True,
     )
     started = time.perf_counter()
-    result = run_match(a, b, openings, args.workers, args.variant, lambda line: print(line, flush=True))
+    result = run_match(a, b, openings, args.workers, args.variant, lambda line: print(line, flush=True), args.record)
     print(f"games: {result.games}  {a} wins: {result.wins}  draws: {result.draws}  losses: {result.losses}")
     print(f"score of {a}: {100 * result.score:.1f}%")
     print(f"Elo difference: {result.describe_elo()}")
@@ -197,6 +197,12 @@ def match_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--nodes", type=_positive, help="nodes a move for both sides instead of the levels' budgets")
     add_ballot_count(parser, "--openings", "how many ballots")
     parser.add_argument("--workers", type=_positive, default=2, help="processes to play in (default 2)")
+    parser.add_argument(
+        "--record",
+        type=Path,
+        metavar="FILE",
+        help="write each finished game to FILE; run again with the same FILE to go on where a stopped match ended",
+    )
     add_variant(parser)
     parser.set_defaults(run=_run_match)
 

@@ -275,6 +275,46 @@ def _tasks(a: Contestant, b: Contestant, openings: int, variant: str) -> Iterato
         yield GameTask(tuple(moves), b, a, f"ballot-{number}-b-black", variant)
 
 
+def _played(task: GameTask) -> tuple[str, str | None]:
+    """``play_game`` with the game's seed, so results arriving in any order can be told apart."""
+    return task.seed, play_game(task)
+
+
+class MatchRecord:
+    """A match's finished games in a text file, so a long match stopped halfway goes on where it
+    stopped: a header line naming the match, then ``SEED WINNER`` for each game as it ends
+    (``black``, ``white`` or ``draw``). A line cut short by a crash is ignored; a file that
+    belongs to another match is refused rather than mixed in."""
+
+    OUTCOMES: ClassVar[dict[str, str | None]] = {"black": "black", "white": "white", "draw": None}
+
+    def __init__(self, path: Path, header: str) -> None:
+        self.path = path
+        self.header = f"# kingme match {header}"
+        self.results: dict[str, str | None] = {}
+        try:
+            if not path.exists():
+                path.write_text(self.header + "\n")
+                return
+            lines = path.read_text().split("\n")
+        except (OSError, UnicodeDecodeError) as error:
+            raise KingmeError(f"{path}: cannot use it as the match record ({error.__class__.__name__})") from None
+        if lines[0] != self.header:
+            raise KingmeError(f"{path} records another match ({lines[0][:120]!r}); name a new file")
+        for line in lines[1:-1]:  # the last piece has no newline yet: a line cut short, or nothing
+            seed, _, outcome = line.partition(" ")
+            if outcome not in self.OUTCOMES:
+                raise KingmeError(f"{path}: not a game result: {line[:80]!r}")
+            self.results[seed] = self.OUTCOMES[outcome]
+        if lines[-1]:
+            path.write_text("\n".join(lines[:-1]) + "\n")  # drop the cut line before appending
+
+    def add(self, seed: str, winner: str | None) -> None:
+        self.results[seed] = winner
+        with self.path.open("a") as file:
+            file.write(f"{seed} {winner or 'draw'}\n")
+
+
 def run_match(
     a: str | Contestant,
     b: str | Contestant,
@@ -282,27 +322,41 @@ def run_match(
     workers: int = 2,
     variant: str = "american",
     progress: Callable[[str], None] | None = None,
+    record: Path | None = None,
 ) -> MatchResult:
     """Play ``openings`` ballots twice each (colours reversed) between ``a`` and ``b`` (levels
-    or contestants); ``progress`` is told about each game as it ends."""
+    or contestants); ``progress`` is told about each game as it ends. With ``record``, every
+    finished game is written to that file, and games the file already holds are not played
+    again (see ``MatchRecord``)."""
     a, b = (side if isinstance(side, Contestant) else Contestant(side) for side in (a, b))
     a.check()
     b.check()
     tasks = list(_tasks(a, b, openings, variant))
-    winners: list[str | None] = []
+    by_seed = {task.seed: task for task in tasks}
+    # The header leaves the number of ballots out: a record can be extended to more of them.
+    header = f"{a} vs {b}, {variant}, nodes a move {a.nodes or 'of the level'} / {b.nodes or 'of the level'}"
+    book = MatchRecord(record, header) if record else None
+    winners = {seed: winner for seed, winner in book.results.items() if seed in by_seed} if book else {}
+    to_play = [task for task in tasks if task.seed not in winners]
+    if progress and winners:
+        progress(f"{len(tasks) - len(to_play)} of {len(tasks)} games already played ({record})")
     with contextlib.ExitStack() as stack:
-        if workers > 1:
+        if workers > 1 and len(to_play) > 1:
             pool = stack.enter_context(multiprocessing.get_context("spawn").Pool(workers, initializer=warm_up))
-            results: Iterator[str | None] = pool.imap(play_game, tasks, chunksize=1)
+            results: Iterator[tuple[str, str | None]] = pool.imap_unordered(_played, to_play, chunksize=1)
         else:
-            results = map(play_game, tasks)
-        for task, winner in zip(tasks, results, strict=True):
-            winners.append(winner)
+            results = map(_played, to_play)
+        for seed, winner in results:
+            winners[seed] = winner
+            if book:
+                book.add(seed, winner)
             if progress:
+                task = by_seed[seed]
                 outcome = "draw" if winner is None else f"{task.black if winner == 'black' else task.white} wins"
-                progress(f"game {len(winners)}/{len(tasks)} ({task.seed}, {task.black} black): {outcome}")
+                progress(f"game {len(winners)}/{len(tasks)} ({seed}, {task.black} black): {outcome}")
     # Tasks alternate: ``a`` is Black in the even ones and White in the odd ones.
     a_colours = ["black" if i % 2 == 0 else "white" for i in range(len(tasks))]
-    wins = sum(1 for colour, winner in zip(a_colours, winners, strict=True) if winner == colour)
-    draws = winners.count(None)
+    outcomes = [winners[task.seed] for task in tasks]
+    wins = sum(1 for colour, winner in zip(a_colours, outcomes, strict=True) if winner == colour)
+    draws = outcomes.count(None)
     return MatchResult(str(a), str(b), wins, draws, len(tasks) - wins - draws)

@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from kingme.engine import match
 from kingme.engine.ballots import ballot_openings
 from kingme.engine.match import MatchResult, run_match
+from kingme.rules import KingmeError
 
 
 def test_the_three_move_ballots_are_the_standard_list_of_legal_openings() -> None:
@@ -55,3 +57,36 @@ def test_a_directory_without_kingme_cannot_be_a_frozen_copy(tmp_path) -> None:
 
     with pytest.raises(KingmeError, match="holds no kingme package"):
         FrozenEngine(str(tmp_path))
+
+
+def test_a_recorded_match_stopped_halfway_goes_on_where_it_stopped_and_plays_no_game_twice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = tmp_path / "match.txt"
+    whole = run_match("casual", "random", openings=2, workers=1, record=record)
+    lines = record.read_text().splitlines()
+    assert lines[0].startswith("# kingme match casual vs random") and len(lines) == 5
+    # A crash while the third game's line was being written: two games and a cut line remain.
+    record.write_text("\n".join(lines[:3]) + "\n" + lines[3][:5])
+    played: list[str] = []
+    real = match.play_game
+    monkeypatch.setattr(match, "play_game", lambda task: played.append(task.seed) or real(task))
+    resumed = run_match("casual", "random", openings=2, workers=1, record=record)
+    assert played == ["ballot-002-a-black", "ballot-002-b-black"]
+    assert resumed == whole
+    assert record.read_text().splitlines() == lines
+
+
+def test_a_match_record_of_another_match_or_not_a_record_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
+    header = "# kingme match {} vs {}, american, nodes a move of the level / of the level\n"
+    other = tmp_path / "other.txt"
+    other.write_text(header.format("club", "casual"))
+    garbled = tmp_path / "garbled.txt"
+    garbled.write_text(header.format("casual", "random") + "nonsense\n")
+    for path, message in ((other, "records another match"), (garbled, "not a game result")):
+        before = path.read_text()
+        with pytest.raises(KingmeError, match=message):
+            run_match("casual", "random", openings=1, workers=1, record=path)
+        assert path.read_text() == before
+    with pytest.raises(KingmeError, match="cannot use it as the match record"):
+        run_match("casual", "random", openings=1, workers=1, record=tmp_path)
