@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from kingme.server.online.events import DrawOffered, Moved
 from kingme.server.online.wire import (
     CLIENT_MESSAGES,
     Ack,
@@ -25,6 +26,7 @@ from kingme.server.online.wire import (
 )
 
 TOKEN = "t" * 32
+MOVED = Moved("black", "11-15", [11, 15], [], False, "m1")
 
 
 @pytest.mark.parametrize(
@@ -51,7 +53,8 @@ def test_each_message_type_takes_exactly_its_dataclass_fields():
 @pytest.mark.parametrize(
     "broadcast",
     [
-        EventBroadcast("room", 5, 3, "move", {"path": [11, 15]}, "m1", '{"type": "event", "n": 3}'),
+        EventBroadcast("room", 5, 3, MOVED, '{"type": "event", "n": 3}'),
+        EventBroadcast("room", 5, 4, DrawOffered("white"), '{"type": "event", "n": 4}'),
         VersionBroadcast("room", 9),
         PresenceBroadcast("room", "abc", 12.5, {"1": 1, "2": 0, "spectators": 4}),
         WhoBroadcast("room", "abc"),
@@ -63,13 +66,13 @@ def test_every_broadcast_reads_back_as_itself_in_another_process(broadcast):
 
 def test_an_event_broadcast_carries_the_clients_text_after_its_header_untouched():
     text = '{"type": "event", "n": 3, "kind": "move"}'
-    header, _, rest = EventBroadcast("room", 5, 3, "move", {}, None, text).to_wire().partition("\n")
+    header, _, rest = EventBroadcast("room", 5, 4, DrawOffered("white"), text).to_wire().partition("\n")
     assert rest == text
     assert json.loads(header) == {
         "t": "event",
         "room": "room",
         "at": 5,
-        "event": {"n": 3, "kind": "move", "data": {}, "move_id": None},
+        "event": {"n": 4, "kind": "draw_offered", "data": {"color": "white"}},
     }
 
 

@@ -4,7 +4,8 @@
 ``kingme.server.app.EXTENSIONS``); ``OnlineServer`` is the same for other hosts (its
 ``routes()``, ``startup()``/``shutdown()`` or ``lifespan``). The parts: ``wire`` (every
 message, one dataclass each: client to server, checked; server to client; between processes),
-``room`` (the room as a fold of events), ``repository`` (load, cache, lock, commit),
+``events`` (every event of a room's log, one dataclass each), ``room`` (the room as a fold of
+events), ``repository`` (load, cache, lock, commit),
 ``hub`` (connections, forwarding, presence), ``service`` (the two composed: decide → store →
 publish), ``endpoint`` (HTTP and WebSocket), ``limits`` and ``config``; ``client`` and
 ``bench`` drive a server from outside, ``asgi`` serves the online routes alone.

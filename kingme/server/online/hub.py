@@ -25,6 +25,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from kingme.server.online.config import OnlineConfig
+from kingme.server.online.events import Numbered
 from kingme.server.online.limits import TokenBucket
 from kingme.server.online.repository import Committed, RoomRepository
 from kingme.server.online.room import PLAYERS, Room
@@ -40,7 +41,6 @@ from kingme.server.online.wire import (
     parse_broadcast,
 )
 from kingme.server.pubsub import PubSub
-from kingme.server.storage import StoredEvent
 
 log = logging.getLogger("kingme.online")
 
@@ -177,7 +177,7 @@ class Hub:
 
     async def welcome(self, client: Client, room: Room, last_event: int | None) -> None:
         """Send ``client`` the room's state, with the events it missed since ``last_event``."""
-        missed: list[dict[str, Any]] | None = None
+        missed: list[Numbered] | None = None
         if last_event is not None and last_event <= room.version:
             events = await self.rooms.events_since(room.id, last_event, self.config.max_missed + 1)
             current = self.rooms.cached(room.id)  # events may have arrived meanwhile; the state shows them
@@ -185,7 +185,7 @@ class Hub:
                 room = current
             events = [event for event in events if event.number <= room.version]
             if len(events) <= self.config.max_missed:
-                missed = [{"n": e.number, "kind": e.kind, "data": e.data} for e in events]
+                missed = events
         # From here to setting its version nothing awaits: every later event reaches this
         # client, every earlier one is in the state sent now.
         behind = last_event is not None and missed is None
@@ -215,9 +215,9 @@ class Hub:
 
     async def publish(self, committed: Committed) -> None:
         """Send a stored event to every client of the room, here and in the other processes."""
-        room, event, at = committed.room, committed.event, committed.at
-        text = Event(event.number, event.kind, event.data, committed.state).to_wire()
-        await self._broadcast(EventBroadcast(room, at, event.number, event.kind, event.data, event.move_id, text))
+        number, event = committed.number, committed.event
+        text = Event(number, event, committed.state).to_wire()
+        await self._broadcast(EventBroadcast(committed.room, committed.at, number, event, text))
 
     async def _broadcast(self, message: Broadcast) -> None:
         """Tell every process serving the room, this one included (at once)."""
@@ -291,7 +291,7 @@ class Hub:
         room = self.rooms.cached(room_id)
         if room is not None and number == room.version + 1:
             try:
-                room.apply(StoredEvent(number, message.kind, message.data, message.move_id), message.at)
+                room.apply(number, message.event, message.at)
             except Exception:
                 log.exception("applying event %d to room %s failed; reloading it", number, room_id)
                 self.rooms.evict(room_id)

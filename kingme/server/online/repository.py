@@ -22,9 +22,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kingme.rules import Color
+from kingme.server.online.events import Created, Moved, Numbered, RoomEvent
 from kingme.server.online.room import Room
 from kingme.server.online.wire import ProtocolError
-from kingme.server.storage import RoomStore, StoredEvent, StoredRoom
+from kingme.server.storage import RoomStore, StoredRoom
 
 log = logging.getLogger("kingme.online")
 
@@ -51,11 +52,12 @@ class Conflict(ProtocolError):
 
 @dataclass(frozen=True)
 class Committed:
-    """An event stored at ``at`` (Unix seconds), with the room's public state after it: what the
-    hub publishes."""
+    """An event stored as entry ``number`` at ``at`` (Unix seconds), with the room's public state
+    after it: what the hub publishes."""
 
     room: str
-    event: StoredEvent
+    number: int
+    event: RoomEvent
     at: int
     state: dict[str, Any]
 
@@ -175,25 +177,24 @@ class RoomRepository:
         """Store a new room with its ``created`` event; its id."""
         room_id, now = secrets.token_urlsafe(16), self.now()
         room = Room.new(room_id, variant, creator_color, now)
-        created = StoredEvent(1, "created", {"variant": variant, "sides": dict(room.sides)})
-        room.apply(created, now)
+        created = Created(variant, dict(room.sides))
+        room.apply(1, created, now)
         stored = StoredRoom(room_id, variant, now, now, room.version, hash_token(token), None, room.snapshot())
-        await self.store.create(stored, created)
+        await self.store.create(stored, created.stored(1))
         return room_id
 
-    async def commit(
-        self, room: Room, kind: str, data: dict[str, Any], move_id: str | None = None, player2_token: str | None = None
-    ) -> Committed:
+    async def commit(self, room: Room, event: RoomEvent, player2_token: str | None = None) -> Committed:
         """Apply and store (version-checked) one event; ``Conflict`` if another writer won (the
         copy here is dropped then, and when storing fails)."""
-        event = StoredEvent(room.version + 1, kind, data, move_id)
         previous, now = room.version, self.now()
+        number = previous + 1
         try:
-            room.apply(event, now)
+            room.apply(number, event, now)
             state = room.public_state()
             snapshot = room.snapshot(record=state["game"]["record"])
+            moved = isinstance(event, Moved)  # a move keeps the room alive (``last_move_at``)
             stored = await self.store.append(
-                room.id, previous, [event], snapshot, now, moved=kind == "move", player2_token=player2_token
+                room.id, previous, [event.stored(number)], snapshot, now, moved=moved, player2_token=player2_token
             )
         except BaseException:
             self.evict(room.id)
@@ -201,10 +202,11 @@ class RoomRepository:
         if not stored:
             self.evict(room.id)
             raise Conflict()
-        return Committed(room.id, event, now, state)
+        return Committed(room.id, number, event, now, state)
 
-    async def events_since(self, room_id: str, after: int, limit: int) -> list[StoredEvent]:
-        return await self.store.events_since(room_id, after, limit)
+    async def events_since(self, room_id: str, after: int, limit: int) -> list[Numbered]:
+        """Up to ``limit`` events numbered above ``after``, oldest first."""
+        return [Numbered.from_stored(stored) for stored in await self.store.events_since(room_id, after, limit)]
 
     async def stored_versions(self, room_ids: list[str]) -> dict[str, int]:
         """The database's version of each room (the truth a copy here is checked against)."""

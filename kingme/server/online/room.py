@@ -1,11 +1,12 @@
 """A room: two seats, the current game, the score, and pending requests — as a fold of events.
 
-Every change to a room is an event. ``Room.decide`` checks a player's request against the
-current state and returns the event it would cause (or raises ``RoomError``, changing
-nothing); ``Room.apply`` performs an event. The server applies an event only after storing
-it, and other processes apply the same events as they hear of them, so every copy of a room
-goes through the same steps. Players are numbered 1 (the creator) and 2 (the friend); colours
-belong to a game, and switch between games unless a player asks to keep them.
+Every change to a room is an event (``events.py``, one dataclass per kind). ``Room.decide``
+checks a player's request against the current state and returns the event it would cause (or
+raises ``RoomError``, changing nothing); ``Room.apply`` performs an event. The server applies
+an event only after storing it, and other processes apply the same events as they hear of
+them, so every copy of a room goes through the same steps. Players are numbered 1 (the
+creator) and 2 (the friend); colours belong to a game, and switch between games unless a player
+asks to keep them.
 """
 
 from __future__ import annotations
@@ -15,16 +16,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kingme.game import Game, Setup
-from kingme.rules import Color, KingmeError, Move, opponent
-from kingme.server.online import wire
+from kingme.rules import BLACK, WHITE, Color, KingmeError, Move, opponent
+from kingme.server.online import events, wire
 from kingme.server.state import game_state, turn_row
-from kingme.server.storage import StoredEvent, StoredRoom
+from kingme.server.storage import StoredRoom
 
 #: A room expires after this long without a move.
 ROOM_LIFETIME_SECONDS = 30 * 24 * 3600
 PLAYERS = (1, 2)
-#: An event a request causes, before it is numbered and stored: its kind and data.
-Decision = tuple[str, dict[str, Any]]
 
 
 class RoomError(wire.ProtocolError):
@@ -99,8 +98,8 @@ class Room:
 
     # -- reading -------------------------------------------------------------------------
 
-    def color_of(self, player: int) -> str:
-        return "black" if self.sides["black"] == player else "white"
+    def color_of(self, player: int) -> Color:
+        return BLACK if self.sides[BLACK] == player else WHITE
 
     def expired(self, now: float) -> bool:
         return now - self.last_move_at > ROOM_LIFETIME_SECONDS
@@ -128,13 +127,13 @@ class Room:
 
     # -- deciding ------------------------------------------------------------------------
 
-    def decide(self, player: int | None, action: wire.RoomAction) -> Decision:
-        """The event (kind, data) that ``action`` from ``player`` causes; ``RoomError`` if none."""
+    def decide(self, player: int | None, action: wire.RoomAction) -> events.RoomEvent:
+        """The event that ``action`` from ``player`` causes; ``RoomError`` if none."""
         if player is None:
             raise RoomError("not_a_player", "spectators can watch but not play", action.move_id)
         return _RULES[type(action)](self, player, action)
 
-    def _in_game(self, player: int, move_id: str | None = None) -> str:
+    def _in_game(self, player: int, move_id: str | None = None) -> Color:
         """The player's colour, once a game is on and both seats are taken (every action but
         Play again needs both)."""
         if self.game.is_over:
@@ -143,7 +142,7 @@ class Room:
             raise RoomError("no_opponent", "wait for your friend to join through the invite link", move_id)
         return self.color_of(player)
 
-    def _decide_move(self, player: int, action: wire.Move) -> Decision:
+    def _decide_move(self, player: int, action: wire.Move) -> events.Moved:
         color = self._in_game(player, action.id)
         if self.game.turn != color:
             raise RoomError("not_your_turn", f"it is {self.game.turn}'s turn, not yours", action.id)
@@ -154,118 +153,118 @@ class Room:
                 move = self.game.board.move_for_path(action.move)
         except KingmeError as error:
             raise RoomError("illegal_move", str(error), action.id) from None
-        return "move", {**turn_row(self.game.turn, move, self.game.board.is_crowning(move)), "id": action.id}
+        return events.Moved(**turn_row(self.game.turn, move, self.game.board.is_crowning(move)), id=action.id)
 
-    def _decide_resign(self, player: int, _action: wire.Resign) -> Decision:
-        return "resigned", {"color": self._in_game(player)}
+    def _decide_resign(self, player: int, _action: wire.Resign) -> events.Resigned:
+        return events.Resigned(self._in_game(player))
 
     def _undo_plies(self, player: int) -> int:
         """Plies an undo asked by ``player`` takes back: their last move, and the reply to it if any."""
         return 1 if self.game.turn != self.color_of(player) else 2
 
-    def _decide_undo_request(self, player: int, _action: wire.UndoRequest) -> Decision:
+    def _decide_undo_request(self, player: int, _action: wire.UndoRequest) -> events.UndoRequested:
         color = self._in_game(player)
         if self.undo_request is not None:
             raise RoomError("already_asked", "an undo is already waiting for an answer")
         if self.game.undoable < self._undo_plies(player):
             raise RoomError("nothing_to_undo", "you have no move to take back")
-        return "undo_requested", {"color": color}
+        return events.UndoRequested(color)
 
-    def _decide_undo_answer(self, player: int, action: wire.UndoAccept | wire.UndoDecline) -> Decision:
+    def _decide_undo_answer(
+        self, player: int, action: wire.UndoAccept | wire.UndoDecline
+    ) -> events.UndoAccepted | events.UndoDeclined:
         color = self._in_game(player)
         if self.undo_request != _other(player):
             raise RoomError("no_request", "your friend has not asked to undo")
         if isinstance(action, wire.UndoDecline):
-            return "undo_declined", {"color": color}
-        return "undo_accepted", {"color": color, "plies": self._undo_plies(_other(player))}
+            return events.UndoDeclined(color)
+        return events.UndoAccepted(color, self._undo_plies(_other(player)))
 
-    def _decide_draw_offer(self, player: int, _action: wire.DrawOffer) -> Decision:
+    def _decide_draw_offer(self, player: int, _action: wire.DrawOffer) -> events.DrawOffered:
         color = self._in_game(player)
         if self.draw_offer is not None:
             raise RoomError("already_asked", "a draw offer is already waiting for an answer")
-        return "draw_offered", {"color": color}
+        return events.DrawOffered(color)
 
-    def _decide_draw_answer(self, player: int, action: wire.DrawAccept | wire.DrawDecline) -> Decision:
+    def _decide_draw_answer(
+        self, player: int, action: wire.DrawAccept | wire.DrawDecline
+    ) -> events.DrawAgreed | events.DrawDeclined:
         color = self._in_game(player)
         if self.draw_offer != _other(player):
             raise RoomError("no_request", "your friend has not offered a draw")
-        return ("draw_agreed" if isinstance(action, wire.DrawAccept) else "draw_declined"), {"color": color}
+        return events.DrawAgreed(color) if isinstance(action, wire.DrawAccept) else events.DrawDeclined(color)
 
-    def _decide_play_again(self, player: int, action: wire.PlayAgain) -> Decision:
+    def _decide_play_again(self, player: int, action: wire.PlayAgain) -> events.PlayAgainRequested | events.NewGame:
         color = self.color_of(player)
         if not self.game.is_over:
             raise RoomError("game_not_over", "Play again is possible once the game has a result")
         if player in self.play_again:
             raise RoomError("already_asked", "you have already asked to play again; waiting for your friend")
         if _other(player) not in self.play_again:
-            return "play_again_requested", {"color": color, "keep_sides": action.keep_sides}
+            return events.PlayAgainRequested(color, action.keep_sides)
         keep = action.keep_sides or self.play_again[_other(player)]
         sides = dict(self.sides) if keep else {"black": self.sides["white"], "white": self.sides["black"]}
-        return "new_game", {"color": color, "keep_sides": keep, "sides": sides, "game_no": self.game_no + 1}
+        return events.NewGame(color, keep, sides, self.game_no + 1)
 
-    def decide_join(self) -> Decision:
+    def decide_join(self) -> events.Joined:
         if 2 in self.seated:
             raise RoomError("room_full", "both seats are taken; open the link to watch")
-        return "joined", {"player": 2, "color": self.color_of(2)}
+        return events.Joined(2, self.color_of(2))
 
     # -- applying ------------------------------------------------------------------------
 
-    def apply(self, event: StoredEvent, now: int) -> None:
-        """Perform a stored event (numbered ``version + 1``)."""
-        if event.number != self.version + 1:
-            raise ValueError(f"event {event.number} does not follow version {self.version}")
-        perform = _EFFECTS.get(event.kind)
-        if perform is None:
-            raise ValueError(f"unknown event kind {event.kind!r}")
+    def apply(self, number: int, event: events.RoomEvent, now: int) -> None:
+        """Perform ``event``, stored as the log's entry ``number`` (``version + 1``) at ``now``."""
+        if number != self.version + 1:
+            raise ValueError(f"event {number} does not follow version {self.version}")
         finished = self.game.is_over
-        perform(self, event, now)
+        _EFFECTS[type(event)](self, event, now)
         if self.game.is_over and not finished:
             self._count_result()
-        self.version = event.number
+        self.version = number
 
-    def _created(self, event: StoredEvent, _now: int) -> None:
-        self.sides = dict(event.data["sides"])
+    def _created(self, event: events.Created, _now: int) -> None:
+        self.sides = dict(event.sides)
 
-    def _joined(self, _event: StoredEvent, _now: int) -> None:
+    def _joined(self, _event: events.Joined, _now: int) -> None:
         self.seated.add(2)
 
-    def _moved(self, event: StoredEvent, now: int) -> None:
-        self.game.push(Move(tuple(event.data["path"]), tuple(event.data["captures"])))
+    def _moved(self, event: events.Moved, now: int) -> None:
+        self.game.push(Move(tuple(event.path), tuple(event.captures)))
         self.undo_request = self.draw_offer = None
         self.last_move_at = now
-        if event.move_id:
-            self.move_ids[event.move_id] = event.number
+        self.move_ids[event.id] = self.version + 1  # the number this event is stored under
 
-    def _undo_requested(self, event: StoredEvent, _now: int) -> None:
-        self.undo_request = self.sides[event.data["color"]]
+    def _undo_requested(self, event: events.UndoRequested, _now: int) -> None:
+        self.undo_request = self.sides[event.color]
 
-    def _undo_declined(self, _event: StoredEvent, _now: int) -> None:
+    def _undo_declined(self, _event: events.UndoDeclined, _now: int) -> None:
         self.undo_request = None
 
-    def _undo_accepted(self, event: StoredEvent, _now: int) -> None:
-        for _ in range(event.data["plies"]):
+    def _undo_accepted(self, event: events.UndoAccepted, _now: int) -> None:
+        for _ in range(event.plies):
             self.game.undo()
         self.undo_request = self.draw_offer = None
 
-    def _resigned(self, event: StoredEvent, _now: int) -> None:
-        self.game.resign(event.data["color"])
+    def _resigned(self, event: events.Resigned, _now: int) -> None:
+        self.game.resign(event.color)
 
-    def _draw_offered(self, event: StoredEvent, _now: int) -> None:
-        self.draw_offer = self.sides[event.data["color"]]
+    def _draw_offered(self, event: events.DrawOffered, _now: int) -> None:
+        self.draw_offer = self.sides[event.color]
 
-    def _draw_declined(self, _event: StoredEvent, _now: int) -> None:
+    def _draw_declined(self, _event: events.DrawDeclined, _now: int) -> None:
         self.draw_offer = None
 
-    def _draw_agreed(self, _event: StoredEvent, _now: int) -> None:
+    def _draw_agreed(self, _event: events.DrawAgreed, _now: int) -> None:
         self.game.agree_draw()
 
-    def _play_again_requested(self, event: StoredEvent, _now: int) -> None:
-        self.play_again[self.sides[event.data["color"]]] = event.data["keep_sides"]
+    def _play_again_requested(self, event: events.PlayAgainRequested, _now: int) -> None:
+        self.play_again[self.sides[event.color]] = event.keep_sides
 
-    def _new_game(self, event: StoredEvent, _now: int) -> None:
-        self.sides = dict(event.data["sides"])
+    def _new_game(self, event: events.NewGame, _now: int) -> None:
+        self.sides = dict(event.sides)
         self.game = Game(Setup(self.variant))
-        self.game_no = event.data["game_no"]
+        self.game_no = event.game_no
         self.undo_request = self.draw_offer = None
         self.play_again = {}
 
@@ -277,7 +276,7 @@ class Room:
 
 
 #: What each request may cause, by its message class (``Room.decide``).
-_RULES: dict[type[wire.RoomAction], Callable[[Room, int, Any], Decision]] = {
+_RULES: dict[type[wire.RoomAction], Callable[[Room, int, Any], events.RoomEvent]] = {
     wire.Move: Room._decide_move,
     wire.Resign: Room._decide_resign,
     wire.UndoRequest: Room._decide_undo_request,
@@ -289,19 +288,18 @@ _RULES: dict[type[wire.RoomAction], Callable[[Room, int, Any], Decision]] = {
     wire.PlayAgain: Room._decide_play_again,
 }
 
-#: What each event does to the room, by its kind (``Room.apply``); the kinds and their data are
-#: listed in docs/architecture.md.
-_EFFECTS: dict[str, Callable[[Room, StoredEvent, int], None]] = {
-    "created": Room._created,
-    "joined": Room._joined,
-    "move": Room._moved,
-    "undo_requested": Room._undo_requested,
-    "undo_declined": Room._undo_declined,
-    "undo_accepted": Room._undo_accepted,
-    "resigned": Room._resigned,
-    "draw_offered": Room._draw_offered,
-    "draw_declined": Room._draw_declined,
-    "draw_agreed": Room._draw_agreed,
-    "play_again_requested": Room._play_again_requested,
-    "new_game": Room._new_game,
+#: What each event does to the room, by its class (``Room.apply``).
+_EFFECTS: dict[type[events.RoomEvent], Callable[[Room, Any, int], None]] = {
+    events.Created: Room._created,
+    events.Joined: Room._joined,
+    events.Moved: Room._moved,
+    events.UndoRequested: Room._undo_requested,
+    events.UndoDeclined: Room._undo_declined,
+    events.UndoAccepted: Room._undo_accepted,
+    events.Resigned: Room._resigned,
+    events.DrawOffered: Room._draw_offered,
+    events.DrawDeclined: Room._draw_declined,
+    events.DrawAgreed: Room._draw_agreed,
+    events.PlayAgainRequested: Room._play_again_requested,
+    events.NewGame: Room._new_game,
 }

@@ -23,6 +23,7 @@ from typing import Any
 
 from kingme.rules import BLACK, VARIANTS, WHITE, Color
 from kingme.server.online.config import OnlineConfig
+from kingme.server.online.events import Moved, RoomEvent
 from kingme.server.online.hub import Client, Hub
 from kingme.server.online.limits import RoomCreationLimiter
 from kingme.server.online.repository import Conflict, RoomRepository, hash_token
@@ -109,9 +110,9 @@ class OnlineService:
         try:
             async with self.rooms.locked(room_id):
                 room = await self.rooms.load(room_id)
-                kind, data = room.decide_join()
+                joined = room.decide_join()
                 token = secrets.token_urlsafe(TOKEN_BYTES)
-                await self.hub.publish(await self.rooms.commit(room, kind, data, player2_token=hash_token(token)))
+                await self.hub.publish(await self.rooms.commit(room, joined, player2_token=hash_token(token)))
                 room.tokens[2] = hash_token(token)
                 return Seat(room_id, token, 2, room.color_of(2))
         except Conflict:
@@ -160,9 +161,9 @@ class OnlineService:
                     f"this room has reached its {self.config.max_room_events} events; create a new room",
                     move_id,
                 )
-            room, kind, data = await self._decide(room, client.player, action)
+            room, event = await self._decide(room, client.player, action)
             try:
-                await self.hub.publish(await self.rooms.commit(room, kind, data, move_id))
+                await self.hub.publish(await self.rooms.commit(room, event))
             except Conflict:
                 refusal = ProtocolError("conflict", "another move was stored first; here is the game now", move_id)
             except Exception:
@@ -178,25 +179,25 @@ class OnlineService:
             except Exception as error:  # the database may be unreachable: the error said enough
                 log.warning("re-sending room %s after a refused change failed: %s", room_id, error)
 
-    async def _decide(self, room: Room, player: int | None, action: RoomAction) -> tuple[Room, str, dict[str, Any]]:
+    async def _decide(self, room: Room, player: int | None, action: RoomAction) -> tuple[Room, RoomEvent]:
         """``room.decide``; with several processes a refusal is checked against the stored
         version first, so a copy that missed a broadcast never refuses the right request."""
         try:
-            return room, *room.decide(player, action)
+            return room, room.decide(player, action)
         except ProtocolError:
             stored = (await self.rooms.stored_versions([room.id])).get(room.id, 0) if self.pubsub.shared else 0
             if stored <= room.version:
                 raise
         self.rooms.hear(room.id, stored)
         room = await self.rooms.load(room.id, fresh=True)
-        return room, *room.decide(player, action)
+        return room, room.decide(player, action)
 
     async def _answer_resent(self, client: Client, room: Room, move: Move) -> None:
         """A move id seen before: the same move is acknowledged again (not played twice); a
         different move under that id is refused, so a client bug cannot lose a move silently."""
         number = room.move_ids[move.id]
         events = await self.rooms.events_since(room.id, number - 1, 1)
-        if not events or not same_move(move.move, events[0].data):
+        if not events or not isinstance(events[0].event, Moved) or not same_move(move.move, events[0].event):
             raise ProtocolError(
                 "move_id_reused", f"the move id {move.id} was used for another move; use a new id", move.id
             )
@@ -221,21 +222,21 @@ def _player_for(room: Room, token: str | None) -> int | None:
     return None
 
 
-def same_move(move: object, stored: dict[str, Any]) -> bool:
+def same_move(move: object, stored: Moved) -> bool:
     """Whether a resent ``move`` (text or path of squares) is the stored move event's move.
 
-    >>> step = {"move": "11-15", "path": [11, 15]}
+    >>> step = Moved("black", "11-15", [11, 15], [], False, "m1")
     >>> same_move("11-15", step), same_move([11, 15], step), same_move("11-16", step)
     (True, True, False)
-    >>> same_move("9x27", {"move": "9x18x27", "path": [9, 18, 27]})
+    >>> same_move("9x27", Moved("black", "9x18x27", [9, 18, 27], [14, 23], False, "m2"))
     True
     """
-    path: list[int] = stored.get("path", [])
+    path = stored.path
     if isinstance(move, list):
         return move == path
     if not isinstance(move, str):
         return False
-    if move == stored.get("move"):
+    if move == stored.move:
         return True
     squares = [int(part) for part in re.split(r"[-x]", move.strip()) if part.isdigit()]
     return bool(path) and (squares == path or squares == [path[0], path[-1]])

@@ -16,6 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
+from kingme.server.online.events import Numbered, RoomEvent, parse_event
+
 #: The largest client message accepted, in bytes of UTF-8.
 MAX_MESSAGE_BYTES = 4096
 #: Client-chosen move ids: 1 to 64 letters, digits, '-' or '_'.
@@ -256,22 +258,28 @@ class Welcome:
 
     player: int | None
     version: int
-    missed: list[dict[str, Any]] | None
+    missed: list[Numbered] | None
     behind: bool
     state: dict[str, Any]
 
     def to_wire(self) -> str:
         role = "spectator" if self.player is None else "player"
+        missed = None if self.missed is None else [_event_fields(item.number, item.event) for item in self.missed]
         return _text(
             {
                 "type": "welcome",
                 "you": {"player": self.player, "role": role},
                 "version": self.version,
-                "missed": self.missed,
+                "missed": missed,
                 "behind": self.behind,
                 "state": self.state,
             }
         )
+
+
+def _event_fields(number: int, event: RoomEvent) -> dict[str, Any]:
+    """An event as clients read it, in an ``event`` message and a welcome's ``missed`` list alike."""
+    return {"n": number, "kind": event.kind, "data": event.to_data()}
 
 
 @dataclass(frozen=True)
@@ -279,12 +287,11 @@ class Event:
     """One event of the room's log, numbered ``n``, with the whole state after it."""
 
     n: int
-    kind: str
-    data: dict[str, Any]
+    event: RoomEvent
     state: dict[str, Any]
 
     def to_wire(self) -> str:
-        return _text({"type": "event", "n": self.n, "kind": self.kind, "data": self.data, "state": self.state})
+        return _text({"type": "event"} | _event_fields(self.n, self.event) | {"state": self.state})
 
 
 @dataclass(frozen=True)
@@ -355,14 +362,11 @@ class EventBroadcast(Broadcast):
     t = "event"
     at: int
     n: int
-    kind: str
-    data: dict[str, Any]
-    move_id: str | None
+    event: RoomEvent
     text: str
 
     def header(self) -> dict[str, Any]:
-        event = {"n": self.n, "kind": self.kind, "data": self.data, "move_id": self.move_id}
-        return super().header() | {"at": self.at, "event": event}
+        return super().header() | {"at": self.at, "event": _event_fields(self.n, self.event)}
 
     def to_wire(self) -> str:
         return f"{super().to_wire()}\n{self.text}"
@@ -370,7 +374,7 @@ class EventBroadcast(Broadcast):
     @classmethod
     def from_wire(cls, header: dict[str, Any], text: str) -> EventBroadcast:
         event = header["event"]
-        return cls(header["room"], header["at"], event["n"], event["kind"], event["data"], event["move_id"], text)
+        return cls(header["room"], header["at"], event["n"], parse_event(event["kind"], event["data"]), text)
 
 
 @dataclass(frozen=True)

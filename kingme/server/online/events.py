@@ -1,0 +1,185 @@
+"""Every event of a room's log, one dataclass each, with its stored form in one place.
+
+An event is what a room remembers: ``Room.decide`` returns one, ``Room.apply`` performs it, the
+repository stores it (``kind`` and ``to_data()`` in the ``room_events`` table, see
+``kingme.server.storage.rooms``), clients receive the same ``kind`` and data in an ``event``
+message, and other processes read it back with ``parse_event``. A subclass's dataclass fields
+are its data's fields, by the same names; ``kind`` names it. The kinds and their fields are
+listed in docs/architecture.md (section *online*).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from kingme.rules import Color
+from kingme.server.storage import StoredEvent
+
+
+@dataclass(frozen=True)
+class RoomEvent:
+    """One change to a room. Events are written by this server and read back from its own
+    database or its own processes, so reading one checks its kind, not each field."""
+
+    kind: ClassVar[str]
+
+    def to_data(self) -> dict[str, Any]:
+        """The event's fields as stored and sent (JSON-ready)."""
+        return {item.name: getattr(self, item.name) for item in fields(self)}
+
+    @property
+    def move_id(self) -> str | None:
+        """The client's id of the move this event plays (kept in its own column, so a resent
+        move is recognised), None for other events."""
+        return None
+
+    def stored(self, number: int) -> StoredEvent:
+        """The event as the log's entry ``number``."""
+        return StoredEvent(number, self.kind, self.to_data(), self.move_id)
+
+
+@dataclass(frozen=True)
+class Created(RoomEvent):
+    """The room was created; ``sides`` gives each colour's player (1, the creator, or 2)."""
+
+    kind = "created"
+    variant: str
+    sides: dict[str, int]
+
+
+@dataclass(frozen=True)
+class Joined(RoomEvent):
+    """The friend took the empty seat."""
+
+    kind = "joined"
+    player: int
+    color: Color
+
+
+@dataclass(frozen=True)
+class Moved(RoomEvent):
+    """A move, as the page's move list reads it (``kingme.server.state.turn_row``), and the
+    client's id of it."""
+
+    kind = "move"
+    color: Color
+    move: str
+    path: list[int]
+    captures: list[int]
+    crown: bool
+    id: str
+
+    @property
+    def move_id(self) -> str:
+        return self.id
+
+
+@dataclass(frozen=True)
+class UndoRequested(RoomEvent):
+    kind = "undo_requested"
+    color: Color
+
+
+@dataclass(frozen=True)
+class UndoDeclined(RoomEvent):
+    kind = "undo_declined"
+    color: Color
+
+
+@dataclass(frozen=True)
+class UndoAccepted(RoomEvent):
+    """An undo accepted by ``color``: ``plies`` moves are taken back (the asker's last move, and
+    the reply to it if any)."""
+
+    kind = "undo_accepted"
+    color: Color
+    plies: int
+
+
+@dataclass(frozen=True)
+class Resigned(RoomEvent):
+    kind = "resigned"
+    color: Color
+
+
+@dataclass(frozen=True)
+class DrawOffered(RoomEvent):
+    kind = "draw_offered"
+    color: Color
+
+
+@dataclass(frozen=True)
+class DrawDeclined(RoomEvent):
+    kind = "draw_declined"
+    color: Color
+
+
+@dataclass(frozen=True)
+class DrawAgreed(RoomEvent):
+    kind = "draw_agreed"
+    color: Color
+
+
+@dataclass(frozen=True)
+class PlayAgainRequested(RoomEvent):
+    """The first player to ask for another game (``keep_sides``: with the same colours)."""
+
+    kind = "play_again_requested"
+    color: Color
+    keep_sides: bool
+
+
+@dataclass(frozen=True)
+class NewGame(RoomEvent):
+    """Both players asked: game ``game_no`` starts with ``sides``."""
+
+    kind = "new_game"
+    color: Color
+    keep_sides: bool
+    sides: dict[str, int]
+    game_no: int
+
+
+#: Every event by its ``kind``.
+EVENTS: dict[str, type[RoomEvent]] = {
+    event.kind: event
+    for event in (
+        Created,
+        Joined,
+        Moved,
+        UndoRequested,
+        UndoDeclined,
+        UndoAccepted,
+        Resigned,
+        DrawOffered,
+        DrawDeclined,
+        DrawAgreed,
+        PlayAgainRequested,
+        NewGame,
+    )
+}
+
+
+def parse_event(kind: str, data: dict[str, Any]) -> RoomEvent:
+    """The event of ``kind`` with ``data`` as ``to_data`` wrote it; ``ValueError`` naming the
+    problem for an unknown kind or missing fields."""
+    event = EVENTS.get(kind)
+    if event is None:
+        raise ValueError(f"unknown event kind {kind!r}")
+    try:
+        return event(**{item.name: data[item.name] for item in fields(event)})
+    except KeyError as error:
+        raise ValueError(f"the {kind} event lacks its field {error}") from None
+
+
+@dataclass(frozen=True)
+class Numbered:
+    """An event with its number in the room's log."""
+
+    number: int
+    event: RoomEvent
+
+    @classmethod
+    def from_stored(cls, stored: StoredEvent) -> Numbered:
+        return cls(stored.number, parse_event(stored.kind, stored.data))
