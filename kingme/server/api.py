@@ -20,7 +20,8 @@ from kingme.game import DEFAULT_SEED, POSITIONS, UNDO_LIMIT, Game, Setup
 from kingme.game.pdn import game_to_pdn, games_from_pdn
 from kingme.game.setup import MAX_SEED_LENGTH
 from kingme.rules import VARIANTS, KingmeError
-from kingme.server.edge import BadRequest, bad_request, only_fields, read_json, refusal, unexpected
+from kingme.server import edge
+from kingme.server.edge import BadRequest, only_fields, read_json, refusal
 from kingme.server.state import game_state
 
 #: The longest PDN or FEN text accepted for import.
@@ -182,4 +183,4 @@ async def rules_refusal(request: Request, error: Exception) -> JSONResponse:
     return refusal(422, "refused_by_rules", str(error))
 
 
-EXCEPTION_HANDLERS = {BadRequest: bad_request, KingmeError: rules_refusal, Exception: unexpected}
+EXCEPTION_HANDLERS = {**edge.EXCEPTION_HANDLERS, KingmeError: rules_refusal}

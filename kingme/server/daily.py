@@ -22,7 +22,7 @@ from kingme.daily.puzzles import Collection, Puzzle, PuzzleError, stored_collect
 from kingme.daily.puzzles.collection import FIRST_DAY, MAX_ARCHIVE_DAYS
 from kingme.daily.puzzles.solving import attempt, expected_move
 from kingme.game import Game, Setup
-from kingme.server.edge import BadRequest, read_json
+from kingme.server.edge import BadRequest, only_fields, read_json
 from kingme.server.extension import Extension
 from kingme.server.settings import Settings
 from kingme.server.state import game_state
@@ -117,9 +117,7 @@ async def puzzle_by_id(request: Request) -> JSONResponse:
 
 async def _ply(request: Request, fields: set[str]) -> tuple[dict[str, Any], int]:
     data = await read_json(request)
-    unknown = set(data) - fields
-    if unknown:
-        raise BadRequest(f"unknown field(s): {', '.join(sorted(map(str, unknown)))[:200]}")
+    only_fields(data, fields)
     return data, data.get("ply", 0)
 
 

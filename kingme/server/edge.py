@@ -1,9 +1,11 @@
 """The HTTP edge: what every request passes before a route, and the one shape of every refusal.
 
 Every route — the one-device API, the daily game, online rooms — reads its body with
-``read_json`` and refuses with ``BadRequest``; every refusal is ``{"error": message, "code":
-code}`` with a 4xx status, and an unexpected failure is logged and answered in the same shape
-(503 when storage is away, 500 otherwise), never with a traceback or plain text.
+``read_json``, checks its fields with ``only_fields`` and refuses by raising ``BadRequest`` (the
+online protocol's ``ProtocolError`` is one); the app answers with ``EXCEPTION_HANDLERS``, so
+every refusal is ``{"error": message, "code": code}`` with a 4xx status, and a failure is
+logged and answered in the same shape (503 when storage fails, 500 otherwise), never with a
+traceback or plain text.
 
 ``Edge`` (ASGI middleware, for HTTP and WebSocket alike) refuses requests with too many or too
 large headers or, when ``KINGME_ALLOWED_HOSTS`` is set, a ``Host`` not on that list (DNS
@@ -26,13 +28,21 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from kingme.server.connection_limits import ConnectionLimits
+from kingme.server.storage import StorageError
 
 log = logging.getLogger("kingme.server")
 
 #: The largest request body accepted. A record of the longest legal game is about 130 kB.
 MAX_BODY_BYTES = 256 * 1024
 #: Stable codes of the statuses refusals use when they name none.
-CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 409: "conflict", 413: "too_large"}
+CODES = {
+    400: "bad_request",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    413: "too_large",
+    429: "rate_limited",
+}
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -89,10 +99,20 @@ async def bad_request(request: Request, error: Exception) -> JSONResponse:
     return refusal(error.status, error.code, error.message)
 
 
+async def storage_failed(request: Request, error: Exception) -> JSONResponse:
+    """The handler of ``StorageError``: the database is away or failing, so 503 (try again)."""
+    log.warning("%s %s: %s", request.method, request.url.path, error)
+    return refusal(503, "unavailable", "the server cannot reach its storage right now; try again shortly")
+
+
 async def unexpected(request: Request, error: Exception) -> JSONResponse:
     """Anything else: logged with its traceback, answered in the refusal shape without one."""
     log.error("%s %s failed", request.method, request.url.path, exc_info=error)
     return refusal(500, "internal_error", "the server failed to answer this request; try again")
+
+
+#: The app's answers to what a route raises (``kingme.server.api`` adds the rules core's errors).
+EXCEPTION_HANDLERS = {BadRequest: bad_request, StorageError: storage_failed, Exception: unexpected}
 
 
 def _networks(text: str, name: str) -> tuple[Network, ...]:

@@ -13,7 +13,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 
 from kingme.server.connection_limits import ConnectionLimits, uvicorn_options
-from kingme.server.edge import Edge, EdgeSettings
+from kingme.server.edge import EXCEPTION_HANDLERS, Edge, EdgeSettings
 from kingme.server.gc_tuning import tune_for_many_live_objects
 from kingme.server.online import OnlineConfig, OnlineServer
 from kingme.server.settings import Settings
@@ -22,7 +22,12 @@ from kingme.server.settings import Settings
 def app_for(server: OnlineServer, edge: EdgeSettings | None = None) -> Starlette:
     """A Starlette app serving ``server``'s routes, started and stopped with it."""
     middleware = [Middleware(Edge, settings=edge or EdgeSettings.from_env())]
-    return Starlette(routes=server.routes(), lifespan=server.lifespan, middleware=middleware)
+    return Starlette(
+        routes=server.routes(),
+        lifespan=server.lifespan,
+        middleware=middleware,
+        exception_handlers=dict(EXCEPTION_HANDLERS),
+    )
 
 
 def create_app(settings: Settings | None = None, config: OnlineConfig | None = None) -> Starlette:

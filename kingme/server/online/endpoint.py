@@ -1,6 +1,7 @@
 """HTTP routes for creating and joining rooms, and the WebSocket each room's clients talk on.
 
-HTTP (JSON in, JSON out; errors are ``{"error": message, "code": code}``):
+HTTP (JSON in, JSON out; refusals are the edge's ``{"error": message, "code": code}``, with the
+status ``wire.HTTP_STATUS`` gives each code):
 
 - ``POST /api/rooms`` ``{"variant": "american"|"casual", "side": "black"|"white"|"random"}`` →
   201 ``{"room", "token", "player": 1, "color", "invite_path"}``
@@ -24,7 +25,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
-from kingme.server.edge import BadRequest, only_fields, read_json, refusal
+from kingme.server.edge import only_fields, read_json
 from kingme.server.online.hub import Client
 from kingme.server.online.limits import origin_allowed
 from kingme.server.online.service import OnlineService
@@ -43,59 +44,36 @@ from kingme.server.online.wire import (
 
 log = logging.getLogger("kingme.online")
 
-#: HTTP status of each refusal.
-STATUS = {"unknown_room": 404, "expired": 410, "room_full": 409, "conflict": 409, "rate_limited": 429, "too_large": 413}
 #: WebSocket close codes after a refused hello.
 CLOSE = {"unknown_room": 4404, "expired": 4410, "bad_token": 4401, "room_crowded": 1013}
 
 
-async def _answer(work: Callable[[], Awaitable[JSONResponse]]) -> JSONResponse:
-    """Run a route's work, answering every refusal and failure in the edge's one shape."""
-    try:
-        return await work()
-    except ProtocolError as error:
-        return refusal(STATUS.get(error.code, 400), error.code, error.message)
-    except BadRequest as error:
-        return refusal(error.status, error.code, error.message)
-    except Exception:
-        log.exception("an online request failed")
-        return refusal(503, "unavailable", "the server cannot reach its storage right now; try again shortly")
-
-
 def routes(service_of: Any) -> list[BaseRoute]:
-    """The online routes; ``service_of()`` returns the running ``OnlineService``."""
+    """The online routes; ``service_of()`` returns the running ``OnlineService``. What they
+    raise is answered by the edge's ``EXCEPTION_HANDLERS``, like every other route."""
 
     async def create(request: Request) -> JSONResponse:
-        async def work() -> JSONResponse:
-            data = await read_json(request, MAX_MESSAGE_BYTES)
-            only_fields(data, {"variant", "side"})
-            address = request.client.host if request.client else "unknown"
-            service = service_of()
-            seat = await service.create_room(data.get("variant", "american"), data.get("side", "random"), address)
-            body = {
-                "room": seat.room,
-                "token": seat.token,
-                "player": seat.player,
-                "color": seat.color,
-                "invite_path": f"/?room={seat.room}",
-            }
-            return JSONResponse(body, status_code=201)
-
-        return await _answer(work)
+        data = await read_json(request, MAX_MESSAGE_BYTES)
+        only_fields(data, {"variant", "side"})
+        address = request.client.host if request.client else "unknown"
+        service = service_of()
+        seat = await service.create_room(data.get("variant", "american"), data.get("side", "random"), address)
+        body = {
+            "room": seat.room,
+            "token": seat.token,
+            "player": seat.player,
+            "color": seat.color,
+            "invite_path": f"/?room={seat.room}",
+        }
+        return JSONResponse(body, status_code=201)
 
     async def describe(request: Request) -> JSONResponse:
-        async def work() -> JSONResponse:
-            return JSONResponse(await service_of().describe(request.path_params["room"]))
-
-        return await _answer(work)
+        return JSONResponse(await service_of().describe(request.path_params["room"]))
 
     async def join(request: Request) -> JSONResponse:
-        async def work() -> JSONResponse:
-            seat = await service_of().join(request.path_params["room"])
-            body = {"room": seat.room, "token": seat.token, "player": seat.player, "color": seat.color}
-            return JSONResponse(body, status_code=201)
-
-        return await _answer(work)
+        seat = await service_of().join(request.path_params["room"])
+        body = {"room": seat.room, "token": seat.token, "player": seat.player, "color": seat.color}
+        return JSONResponse(body, status_code=201)
 
     async def socket(websocket: WebSocket) -> None:
         await serve_socket(service_of(), websocket)

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
+from kingme.server.edge import BadRequest
 from kingme.server.online.events import Numbered, RoomEvent, parse_event
 
 #: The largest client message accepted, in bytes of UTF-8.
@@ -26,13 +27,24 @@ MOVE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 TOKEN = re.compile(r"[A-Za-z0-9_-]{16,128}")
 
 
-class ProtocolError(Exception):
-    """A message the server refuses; ``code`` is stable, ``message`` is for people."""
+#: The HTTP status of a refusal, by its code, when an HTTP route refuses (400 for the others).
+HTTP_STATUS = {
+    "unknown_room": 404,
+    "expired": 410,
+    "room_full": 409,
+    "conflict": 409,
+    "rate_limited": 429,
+    "too_large": 413,
+}
+
+
+class ProtocolError(BadRequest):
+    """A request the server refuses; ``code`` is stable, ``message`` is for people. On the
+    WebSocket it is an ``error`` message (with the move's id, if any); from an HTTP route it is
+    the edge's one refusal, with the status ``HTTP_STATUS`` gives."""
 
     def __init__(self, code: str, message: str, move_id: str | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+        super().__init__(message, HTTP_STATUS.get(code, 400), code)
         self.move_id = move_id
 
     def to_wire(self) -> str:

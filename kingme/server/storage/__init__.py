@@ -4,8 +4,17 @@ One schema, one code path (``database.py`` adapts placeholders), numbered migrat
 (``migrations.py``), and the room store (``rooms.py``).
 """
 
-from kingme.server.storage.database import Database
+from kingme.server.storage.database import Database, StorageError
 from kingme.server.storage.migrations import MIGRATIONS, migrate, schema_version
 from kingme.server.storage.rooms import RoomStore, StoredEvent, StoredRoom
 
-__all__ = ["MIGRATIONS", "Database", "RoomStore", "StoredEvent", "StoredRoom", "migrate", "schema_version"]
+__all__ = [
+    "MIGRATIONS",
+    "Database",
+    "RoomStore",
+    "StorageError",
+    "StoredEvent",
+    "StoredRoom",
+    "migrate",
+    "schema_version",
+]

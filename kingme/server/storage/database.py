@@ -10,7 +10,7 @@ few, each holding its own connection.
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import logging
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
@@ -22,6 +22,13 @@ T = TypeVar("T")
 
 #: Worker threads (and connections) for PostgreSQL.
 POSTGRES_WORKERS = 4
+
+log = logging.getLogger("kingme.storage")
+
+
+class StorageError(Exception):
+    """The database failed or could not be reached; the driver's own error is the cause. One
+    type for both drivers, so the HTTP edge answers it with 503 without knowing either."""
 
 
 class Connection:
@@ -54,9 +61,13 @@ class Connection:
 class Database:
     """Runs storage functions ``fn(connection, *args)`` in worker threads, one transaction each."""
 
-    def __init__(self, connect: Callable[[], Any], dialect: str, workers: int) -> None:
+    def __init__(
+        self, connect: Callable[[], Any], dialect: str, workers: int, errors: tuple[type[Exception], ...]
+    ) -> None:
         self.dialect = dialect
         self._connect = connect
+        #: The driver's errors, each raised again as ``StorageError``.
+        self._errors = errors
         self._local = threading.local()
         self._connections: list[Any] = []
         self._lock = threading.Lock()
@@ -76,7 +87,7 @@ class Database:
             raw.execute("PRAGMA foreign_keys=ON")
             return raw
 
-        return cls(connect, "sqlite", workers=1)
+        return cls(connect, "sqlite", workers=1, errors=(sqlite3.Error,))
 
     @classmethod
     def postgresql(cls, url: str) -> Database:
@@ -86,7 +97,7 @@ class Database:
         def connect() -> Any:
             return psycopg.connect(url, autocommit=True)
 
-        return cls(connect, "postgresql", workers=POSTGRES_WORKERS)
+        return cls(connect, "postgresql", workers=POSTGRES_WORKERS, errors=(psycopg.Error,))
 
     @classmethod
     def from_settings(cls, settings: Any) -> Database:
@@ -107,14 +118,26 @@ class Database:
         return connection
 
     def _call(self, fn: Callable[..., T], args: tuple[Any, ...]) -> T:
-        connection = self._connection()
+        try:
+            connection = self._connection()
+        except self._errors as error:
+            raise StorageError(f"cannot reach the {self.dialect} database: {error}") from error
         try:
             return fn(connection, *args)
-        except BaseException:
-            _quietly(connection.rollback)
-            if self.dialect == "postgresql" and connection.raw.closed:
-                self._local.connection = None  # reconnect on the next call
+        except BaseException as error:
+            self._undo(connection)
+            if isinstance(error, self._errors):
+                raise StorageError(f"the {self.dialect} database failed: {error}") from error
             raise
+
+    def _undo(self, connection: Connection) -> None:
+        """Roll back after a failure (the connection may be gone: then the next call reconnects)."""
+        try:
+            connection.rollback()
+        except Exception as error:
+            log.debug("rolling back failed too: %r", error)
+        if self.dialect == "postgresql" and connection.raw.closed:
+            self._local.connection = None
 
     def run_sync(self, fn: Callable[..., T], *args: Any) -> T:
         """Run ``fn(connection, *args)`` in a worker thread and wait for it (for tools and tests)."""
@@ -128,10 +151,8 @@ class Database:
         self._executor.shutdown(wait=True)
         with self._lock:
             for raw in self._connections:
-                _quietly(raw.close)
+                try:
+                    raw.close()
+                except Exception as error:  # already gone: nothing more to close
+                    log.debug("closing a %s connection failed: %r", self.dialect, error)
             self._connections.clear()
-
-
-def _quietly(fn: Callable[[], Any]) -> None:
-    with contextlib.suppress(Exception):  # the connection may already be gone; nothing more to undo
-        fn()
