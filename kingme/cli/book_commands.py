@@ -15,7 +15,7 @@ def _run_build(args: argparse.Namespace) -> int:
 
     print(
         f"growing {args.file} over the main lines of the first {plural(args.ballots, 'ballot')}, "
-        f"{plural(args.plies, 'ply', 'plies')} each, {args.nodes:,} nodes a search; stop it any time "
+        f"{plural(args.plies, 'ply', 'plies')} each, {plural(args.nodes, 'node')} a search; stop it any time "
         "and run it again to go on",
         flush=True,
     )

@@ -106,7 +106,7 @@ def _run_match(args: argparse.Namespace) -> int:
 
     a, b = _sides(args)
     openings = args.openings
-    budget = f", {args.nodes:,} nodes a move" if args.nodes else ""
+    budget = f", {plural(args.nodes, 'node')} a move" if args.nodes else ""
     print(
         f"{a} vs {b}: {plural(openings, 'three-move ballot')}, each played with both colours ({args.variant}{budget})",
         flush=True,
@@ -131,7 +131,10 @@ def _run_tune_selfplay(args: argparse.Namespace) -> int:
     import multiprocessing
 
     Path(args.dir).mkdir(parents=True, exist_ok=True)
-    print(f"playing {args.games:,} games at {args.nodes:,} nodes a move into {args.dir} (resumes where it stopped)")
+    print(
+        f"playing {plural(args.games, 'game')} at {plural(args.nodes, 'node')} a move into {args.dir} "
+        "(resumes where it stopped)"
+    )
     jobs = [(args.dir, args.games, args.nodes, worker, args.workers) for worker in range(args.workers)]
     with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
         batches = sum(pool.map(_selfplay_worker, jobs))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from kingme.cli.arguments import plural
+
 
 def _bench(args: argparse.Namespace) -> int:
     from kingme.server.online.bench import SOAK_CONNECTS, bench_online, check_run, soak_online
@@ -14,7 +16,7 @@ def _bench(args: argparse.Namespace) -> int:
         return 0
 
     check_run(args.games, args.seconds, args.think, args.url, args.processes)
-    print(f"online: seating {args.games} games ({2 * args.games} WebSocket connections)…", flush=True)
+    print(f"online: seating {plural(args.games, 'game')} ({2 * args.games} WebSocket connections)…", flush=True)
     print(bench_online(args.games, args.seconds, args.think, args.url, args.processes).report())
     return 0
 

@@ -19,7 +19,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from kingme.cli.arguments import whole_number
+from kingme.cli.arguments import plural, whole_number
 
 #: What the target is measured against: a command that prints at once should feel instant.
 TARGET_MS = 150
@@ -71,7 +71,9 @@ def _median_ms(argv: Sequence[str], runs: int) -> float:
 
 
 def _run(args: argparse.Namespace) -> int:
-    print(f"start-up, median wall time of {args.runs} runs of each (target: under {TARGET_MS} ms)", flush=True)
+    print(
+        f"start-up, median wall time of {plural(args.runs, 'run')} of each (target: under {TARGET_MS} ms)", flush=True
+    )
     print(f"  {'python3 -c pass':32} {_median_ms([sys.executable, '-c', 'pass'], args.runs):6.0f} ms", flush=True)
     with tempfile.TemporaryDirectory() as directory:
         for argv in cheap_commands(write_sample_pdn(Path(directory))):

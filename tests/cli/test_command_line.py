@@ -144,3 +144,5 @@ def test_counts_of_one_are_singular(tmp_path: Path, capsys: pytest.CaptureFixtur
     out, err = capsys.readouterr()
     assert out.splitlines()[0] == "B:W18:B14: black wins in 1 ply"
     assert err.startswith("solving every position reachable from B:W18:B14 (2 pieces;")
+    assert main(["match", "beginner", "random", "--openings", "1", "--workers", "1", "--nodes", "1"]) == 0
+    assert "(american, 1 node a move)" in capsys.readouterr().out.splitlines()[0]
