@@ -1,20 +1,23 @@
 // The daily game ('Beat Club') and the entries of both dailies.
 //
 // The daily game is an ordinary game against the computer, played by the web app's own board
-// and controls (main.js): this module only fetches the day's setup from the server, starts or
-// resumes it through the hooks main.js passes in, hides the takeback and hint buttons (the
-// server refuses them too), and keeps the day's result and the streak in localStorage. A day is
-// played once: after its result the entry shows 'already played today' and the share text.
+// and controls: this module only fetches the day's setup from the server, starts or resumes it
+// through the session's actions, and keeps the day's result and the streak in localStorage (the
+// style sheet hides the takeback and hint buttons; the server refuses them too). A day is played
+// once: after its result the entry shows 'already played today' and the share text.
 
-import { request } from "./api.js";
+import { navigate } from "./address.js";
+import { api, request } from "./api.js";
 import { applyTo, t } from "./i18n.js";
+import { begin, colorName, failed, session, setMode, subscribe } from "./session.js";
 import { load, save } from "./store.js";
-import { mountPuzzle, openPuzzle, renderPuzzle } from "./puzzle.js";
+import { openPuzzle, renderPuzzle } from "./puzzle.js";
 import { extendStreak, streakNow } from "./streak.js";
 
 const DAILY_SEED = /^daily-(\d{4}-\d{2}-\d{2})$/;
 
-let hooks;
+// Whether the board's game was the daily at the last change (null before the first).
+let wasDaily = null;
 let today = null; // the server's UTC day, once known
 let panel;
 
@@ -31,32 +34,28 @@ function outcome(result, player) {
   return result.winner === player ? "win" : "loss";
 }
 
-// Called whenever the web app's game may have changed: keep the daily's record and result.
+// Called after every change of the session: keep the daily's record and result.
 function sync() {
-  const game = hooks.current();
-  const day = game ? dailyDay(game.record) : null;
-  const html = document.documentElement;
-  const was = html.dataset.daily;
-  html.dataset.daily = day ? "on" : "off";
-  if (html.dataset.daily !== was && html.dataset.mode === "play") {
-    showMode("play");
+  const { match, state } = session;
+  const day = match ? dailyDay(match.record) : null;
+  if (wasDaily !== null && Boolean(day) !== wasDaily && session.mode === "play" && !session.remote) {
     // The board's game changed to or from the daily: the address says which (a room keeps its own).
-    if (html.dataset.online !== "on") window.history.replaceState(null, "", day ? "/daily" : "/");
+    window.history.replaceState(null, "", day ? "/daily" : "/");
   }
+  wasDaily = Boolean(day);
   if (!day) return;
   const data = records();
-  const player = game.config.side === "red" ? "black" : "white";
-  if (game.state.result && !data.days[day]) {
-    const result = outcome(game.state.result, player);
-    data.days[day] = { result, player, moves: game.record.moves };
+  const player = match.config.side === "red" ? "black" : "white";
+  if (state.result && !data.days[day]) {
+    const result = outcome(state.result, player);
+    data.days[day] = { result, player, moves: match.record.moves };
     data.streak = result === "win" ? extendStreak(data.streak, day) : { count: 0, last: day };
     data.unfinished = null;
     save("daily", data);
-  } else if (!game.state.result) {
-    data.unfinished = { day, record: game.record };
+  } else if (!state.result) {
+    data.unfinished = { day, record: match.record };
     save("daily", data);
   }
-  renderPanel();
 }
 
 function shareText(day, entry) {
@@ -65,7 +64,7 @@ function shareText(day, entry) {
     moves.push(ply % 2 === 0 ? `${ply / 2 + 1}. ${move}` : move);
   });
   const result = t(`daily.results.${entry.result}`);
-  const side = hooks.colorName(entry.player);
+  const side = colorName(entry.player);
   return `${t("daily.shareHead", { day, result, side })}\n${moves.join(" ")}`;
 }
 
@@ -100,24 +99,21 @@ async function fetchToday() {
 
 async function openDailyGame() {
   navigate("/daily");
-  showMode("play");
+  setMode("play");
   try {
     const daily = await fetchToday();
     const data = records();
     if (data.days[today]) return; // already played today
-    const game = hooks.current();
-    if (game && dailyDay(game.record) === today) {
+    const { match } = session;
+    if (match && dailyDay(match.record) === today) {
       // Already on the board; a level saved by an older page is put right (the server allows one).
-      if (game.config.level !== daily.level) hooks.onLoad(await hooks.api.state(game.record), config(daily));
+      if (match.config.level !== daily.level) begin(config(daily), await api.state(match.record));
       return;
     }
-    if (data.unfinished?.day === today) {
-      hooks.onLoad(await hooks.api.state(data.unfinished.record), config(daily));
-    } else {
-      hooks.onLoad(daily.state, config(daily));
-    }
+    const saved = data.unfinished?.day === today ? await api.state(data.unfinished.record) : daily.state;
+    begin(config(daily), saved);
   } catch (error) {
-    hooks.onError(error);
+    failed(error);
   }
 }
 
@@ -143,31 +139,14 @@ function button(mode, testid, key) {
   return entry;
 }
 
-// Each view has its URL (/, /daily, /puzzle, /puzzle/ID), so a reload or Back shows it again.
-function navigate(path) {
-  if (window.location.pathname !== path) window.history.pushState(null, "", path);
-}
-
 // Show the view of the page's URL (at start and after Back or Forward).
 function follow() {
   const puzzle = window.location.pathname.match(/^\/puzzle(?:\/([A-Za-z0-9_-]+))?\/?$/);
   if (window.location.pathname === "/daily") openDailyGame();
   else if (puzzle) {
-    showMode("daily-puzzle");
+    setMode("daily-puzzle");
     openPuzzle(puzzle[1] ? { id: puzzle[1] } : {});
-  } else showMode("play");
-}
-
-function showMode(mode) {
-  document.documentElement.dataset.mode = mode;
-  for (const entry of document.querySelectorAll("#modes .mode")) {
-    // During the daily game only its entry is lit, not Play's.
-    const daily = mode === "play" && document.documentElement.dataset.daily === "on";
-    const on = daily ? entry.dataset.mode === "daily-game" : entry.dataset.mode === mode;
-    entry.classList.toggle("is-active", on);
-    if (on) entry.setAttribute("aria-current", "page");
-    else entry.removeAttribute("aria-current");
-  }
+  } else setMode("play");
 }
 
 function buildPanel() {
@@ -195,36 +174,30 @@ function stylesheet() {
   document.head.appendChild(link);
 }
 
-// hooks: { api, colorName, current() -> {record, config, state} | null, onLoad(state, config), onError(error),
-//          numbers() -> whether square numbers are shown }
-export function mountDailies(given) {
-  hooks = given;
+export function mountDailies() {
   stylesheet();
   const modes = document.getElementById("modes");
   modes.append(button("daily-game", "daily-game", "daily.entry"), button("daily-puzzle", "daily-puzzle", "daily.puzzleEntry"));
   buildPanel();
-  mountPuzzle({ ...hooks, navigate });
   applyTo(document);
   modes.addEventListener("click", (event) => {
     const mode = event.target.closest?.(".mode")?.dataset.mode;
     if (mode === "play") {
-      showMode("play");
-      if (document.documentElement.dataset.online !== "on") navigate(document.documentElement.dataset.daily === "on" ? "/daily" : "/");
-    }
-    else if (mode === "daily-game") openDailyGame();
+      setMode("play");
+      if (!session.remote) navigate(dailyDay(session.match?.record) ? "/daily" : "/");
+    } else if (mode === "daily-game") openDailyGame();
     else if (mode === "daily-puzzle") {
-      showMode("daily-puzzle");
+      setMode("daily-puzzle");
       openPuzzle();
     }
   });
-  const watch = new MutationObserver(() => sync());
-  watch.observe(document.getElementById("history"), { childList: true });
-  watch.observe(document.getElementById("result-panel"), { attributes: true, attributeFilter: ["hidden"] });
-  // A new language: the web app relabels the static text; redraw the texts made here.
-  new MutationObserver(() => { renderPanel(); renderPuzzle(); })
-    .observe(document.documentElement, { attributes: true, attributeFilter: ["lang"] });
+  subscribe(() => {
+    sync();
+    renderPanel();
+    renderPuzzle();
+  });
   sync();
   follow();
   window.addEventListener("popstate", follow);
-  fetchToday().catch(hooks.onError);
+  fetchToday().catch(failed);
 }

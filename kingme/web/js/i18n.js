@@ -1,6 +1,8 @@
 // Translations: every string the page shows comes from /i18n/<language>.json.
 // Text is always inserted with textContent, never as HTML.
 
+import { http } from "./api.js";
+
 export const LANGUAGES = ["en", "es", "fr", "de", "pt"];
 
 let strings = {};
@@ -8,9 +10,9 @@ let fallback = {};
 let current = "en";
 
 async function load(language) {
-  const response = await fetch(`/i18n/${language}.json`);
-  if (!response.ok) throw new Error(`no translation file for ${language}`);
-  return response.json();
+  const { status, data } = await http("GET", `/i18n/${language}.json`);
+  if (status !== 200) throw new Error(`no translation file for ${language}`);
+  return data;
 }
 
 export async function setLanguage(language) {

@@ -1,13 +1,16 @@
 // Online play with a friend: the room's HTTP calls, its WebSocket, the seat token, and the
 // room's panel (invite link, presence, spectators, score, requests, Play again).
 //
-// The game itself is drawn and played by the web app's own board and controls (main.js): this
-// module hands main.js a "remote" driver that says whether this browser may move, sends the
-// moves and requests, and passes on every state the server announces. The server checks
-// everything; the page only shows its answers. Nothing received is inserted as HTML.
+// The game itself is drawn and played by the web app's own board and controls: this module is a
+// driver that the session plays through (session.remote). It says whether this browser may move
+// or resign and who is present, sends the moves and requests, and hands every state the server
+// announces to the session's actions. It writes only the room's own panel, never another
+// module's part of the page. The server checks everything; the page only shows its answers.
+// Nothing received is inserted as HTML.
 
 import { http } from "./api.js";
 import { t } from "./i18n.js";
+import { adopt, changed, colorName, enterRoom, moveRefused, showError } from "./session.js";
 import * as sound from "./sound.js";
 import { load, remove, save } from "./store.js";
 
@@ -20,7 +23,8 @@ const FINAL_CLOSES = { 4401: "bad_token", 4404: "unknown_room", 4410: "expired" 
 
 const $ = (id) => document.getElementById(id);
 
-let hooks;
+// effects (from the page): animate(path, captures, piece) and announce(text).
+let effects;
 // The open room, or null. See openRoom() for its fields.
 let room = null;
 
@@ -82,9 +86,24 @@ function connected() {
   return room.socket?.readyState === WebSocket.OPEN && room.greeted;
 }
 
+// Whether this page's player has a game on: seated, both seats taken, no result yet.
+function playing() {
+  return Boolean(room?.state && myColor() && !game().result && bothSeated());
+}
+
 const driver = {
   color: () => myColor(),
   canMove: () => Boolean(room?.state && connected() && !room.pending && myColor() === game().turn && bothSeated()),
+  canResign: () => playing() && connected(),
+  // The seat's player: "here", "away", "reconnecting" (this page's own seat, its socket down) or
+  // "empty"; this page's own seat is as present as its socket, the others' as the server last said.
+  presence(color) {
+    if (!room?.state) return null;
+    if (!room.state.seated[color]) return "empty";
+    const own = color === myColor();
+    if (own ? connected() : room.presence?.[color]) return "here";
+    return own ? "reconnecting" : "away";
+  },
   move(route) {
     room.pending = { id: moveId(), move: route.notation };
     room.sent.add(room.pending.id);
@@ -107,7 +126,7 @@ const driver = {
     const mine = myColor();
     const turn = game().turn;
     if (game().result || turn === mine) return "";
-    return t(mine ? "online.theirTurn" : "status.turn", { color: hooks.colorName(turn) });
+    return t(mine ? "online.theirTurn" : "status.turn", { color: colorName(turn) });
   },
   close: () => closeRoom(),
 };
@@ -156,7 +175,7 @@ function connect() {
       return;
     }
     retry(current);
-    hooks.render();
+    changed();
   });
 }
 
@@ -186,7 +205,7 @@ async function receive(current, message) {
       return undefined;
     case "presence":
       current.presence = message;
-      return hooks.render();
+      return changed();
     case "error": return refused(current, message);
     default: return undefined;
   }
@@ -200,12 +219,14 @@ function welcome(current, message) {
   current.player = message.you.player;
   const first = current.state === null;
   adoptState(current, message.state);
-  hooks.showError("");
   if (first) {
-    hooks.enter(driver, game());
+    enterRoom(driver, game());
     // Until the friend has joined, the invite link is the one thing to do: bring it into view.
     if (!bothSeated()) $("invite-link").scrollIntoView({ block: "nearest" });
-  } else hooks.update(game(), {});
+  } else {
+    showError("");
+    adopt(game());
+  }
   // A move sent just before the connection dropped: send it again; the server acknowledges a
   // move it already has without playing it twice.
   if (current.pending) send({ type: "move", ...current.pending });
@@ -231,21 +252,21 @@ async function eventReceived(current, message) {
     if (current.pending?.id === data.id) current.pending = null;
     current.notice = ""; // a move also clears pending offers and requests
     const piece = before?.board[String(data.path[0])];
-    if (!current.sent.has(data.id) && piece) await hooks.animate(data.path, data.captures, piece);
-    if (room === current) hooks.update(game(), { moved: true });
+    if (!current.sent.has(data.id) && piece) await effects.animate(data.path, data.captures, piece);
+    if (room === current) adopt(game(), { moved: true });
     return;
   }
   current.notice = noticeFor(kind, data, mine);
   if (current.notice && data.color && data.color !== mine) sound.play("select");
-  hooks.update(game(), {});
-  if (current.notice) hooks.announce(current.notice);
+  adopt(game());
+  if (current.notice) effects.announce(current.notice);
 }
 
 function noticeFor(kind, data, mine) {
-  const name = data.color ? hooks.colorName(data.color) : "";
+  const name = data.color ? colorName(data.color) : "";
   const theirs = data.color && data.color !== mine;
   switch (kind) {
-    case "joined": return t("online.notice.joined", { color: hooks.colorName(data.color) });
+    case "joined": return t("online.notice.joined", { color: colorName(data.color) });
     case "undo_requested": return theirs && mine ? t("online.notice.undoAsked") : t("online.notice.undoRequested", { color: name });
     case "undo_declined": return t("online.notice.undoDeclined", { color: name });
     case "undo_accepted": return t("online.notice.undoAccepted", { color: name });
@@ -260,10 +281,10 @@ function noticeFor(kind, data, mine) {
 function refused(current, message) {
   if (message.id && current.pending?.id === message.id) {
     current.pending = null;
-    hooks.moveRefused();
+    moveRefused();
   }
   if (message.code === "conflict") return; // a fresh welcome follows
-  hooks.showError(refusal(message.code, message.message));
+  showError(refusal(message.code, message.message));
 }
 
 // ---- opening and leaving rooms ---------------------------------------------------------------
@@ -284,8 +305,7 @@ function stop(sentence) {
   room.stopped = sentence;
   window.clearTimeout(room.timer);
   window.clearInterval(room.pinger);
-  hooks.showError(sentence);
-  hooks.render();
+  showError(sentence);
 }
 
 function closeRoom() {
@@ -304,7 +324,7 @@ export async function createRoom({ rules, side }) {
   const { status, data } = await http("POST", "/api/rooms", { variant: rules, side: wanted });
   if (status !== 201) {
     const code = status === 429 ? "too_many_rooms" : data.code;
-    hooks.showError(status ? refusal(code, data.error) : t("errors.network"));
+    showError(status ? refusal(code, data.error) : t("errors.network"));
     return;
   }
   save(tokenKey(data.room), { token: data.token });
@@ -315,12 +335,12 @@ export async function createRoom({ rules, side }) {
 export async function openLink(id) {
   const { status, data } = await http("GET", `/api/rooms/${encodeURIComponent(id)}`);
   if (status === 404 || status === 410) {
-    hooks.showError(refusal(status === 404 ? "unknown_room" : "expired", data.error));
+    showError(refusal(status === 404 ? "unknown_room" : "expired", data.error));
     window.history.replaceState(null, "", "/");
     return false;
   }
   if (status !== 200) {
-    hooks.showError(status ? refusal(data.code, data.error) : t("errors.network"));
+    showError(status ? refusal(data.code, data.error) : t("errors.network"));
     return false;
   }
   const stored = load(tokenKey(id), null);
@@ -346,22 +366,6 @@ function show(id, visible) {
   $(id).hidden = !visible;
 }
 
-function renderPresence() {
-  for (const box of document.querySelectorAll("#scoreboard .player")) {
-    const color = box.dataset.color;
-    const mark = box.querySelector(".player-presence");
-    if (!mark || !color) continue;
-    mark.dataset.testid = `presence-${color}`;
-    const seated = Boolean(room?.state?.seated[color]);
-    // This page's own seat is as present as its socket; the others' as the server last said.
-    const own = color === myColor();
-    const here = own ? connected() : Boolean(room?.presence?.[color]);
-    mark.dataset.connected = String(seated && here);
-    const word = !seated ? "empty" : here ? "here" : own ? "reconnecting" : "away";
-    mark.textContent = room ? t(`online.presence.${word}`) : "";
-  }
-}
-
 // The score follows the players, not the colours (sides switch between games): "You 1 · Friend 0"
 // for a player, "Player 1 1 · Player 2 0" for a spectator.
 function scoreText(state, mine) {
@@ -374,30 +378,27 @@ function scoreText(state, mine) {
   });
 }
 
-// The room's panel and the presence marks; main.js calls this at the end of every render.
+// The room's panel, rendered after every change of the session.
 export function renderRoom() {
-  const on = Boolean(room);
-  document.documentElement.dataset.online = on ? "on" : "off";
-  renderPresence();
-  if (!on || !room.state) return;
+  if (!room?.state) return;
   const state = room.state;
   const mine = myColor();
   const over = Boolean(game().result);
-  const playing = Boolean(mine) && !over && bothSeated();
   const theirs = mine ? other(mine) : null;
   $("online-score").textContent = scoreText(state, mine);
   $("spectators").textContent = String(room.presence?.spectators ?? 0);
-  $("online-role").textContent = mine ? t("online.youPlay", { color: hooks.colorName(mine) }) : t("online.watching");
+  $("online-role").textContent = mine ? t("online.youPlay", { color: colorName(mine) }) : t("online.watching");
   $("online-notice").textContent = room.notice;
   $("online-panel").dataset.waiting = String(!bothSeated());
-  show("undo-request", playing);
+  const on = playing();
+  show("undo-request", on);
   $("undo-request").disabled = !connected() || Boolean(state.undo_request) || !game().history.some((item) => item.color === mine);
-  show("undo-accept", playing && state.undo_request === theirs);
-  show("undo-decline", playing && state.undo_request === theirs);
-  show("draw-offer", playing);
+  show("undo-accept", on && state.undo_request === theirs);
+  show("undo-decline", on && state.undo_request === theirs);
+  show("draw-offer", on);
   $("draw-offer").disabled = !connected() || Boolean(state.draw_offer);
-  show("draw-accept", playing && state.draw_offer === theirs);
-  show("draw-decline", playing && state.draw_offer === theirs);
+  show("draw-accept", on && state.draw_offer === theirs);
+  show("draw-decline", on && state.draw_offer === theirs);
   const again = Boolean(mine) && over;
   show("play-again", again);
   show("keep-sides", again);
@@ -405,7 +406,6 @@ export function renderRoom() {
   $("play-again").disabled = asked || !connected();
   $("play-again").textContent = t(asked ? "online.playAgainWaiting" : state.play_again?.[theirs] ? "online.playAgainAccept" : "online.playAgain");
   $("keep-sides").disabled = asked;
-  $("resign").disabled = !playing || !connected();
   $("online-actions").hidden = !mine;
 }
 
@@ -429,10 +429,9 @@ async function copyLink() {
   window.setTimeout(() => { $("copy-link").textContent = t("online.copy"); }, 2000);
 }
 
-// hooks (from main.js): enter(driver, gameState), update(gameState, {moved}), moveRefused(),
-// animate(path, captures, piece), render(), showError(text), announce(text), colorName(color).
+// given: the page's effects, animate(path, captures, piece) and announce(text).
 export function mountOnline(given) {
-  hooks = given;
+  effects = given;
   $("copy-link").addEventListener("click", copyLink);
   $("invite-link").addEventListener("focus", () => $("invite-link").select());
   const request = (type) => () => {

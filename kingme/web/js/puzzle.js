@@ -6,14 +6,16 @@
 // included, so this module never decides legality). A wrong move changes nothing and can be
 // retried; a hint asks the server for the next move. Solving today's puzzle extends the streak.
 
+import { navigate } from "./address.js";
 import { request } from "./api.js";
 import { BoardView } from "./board.js";
-import { exactRoute, nextSquares, routesFrom, startSquares } from "./routes.js";
+import { boardView, pick, squareLabel } from "./boardview.js";
+import { routesFrom } from "./routes.js";
 import { applyTo, t } from "./i18n.js";
+import { colorName, failed, session } from "./session.js";
 import { load, save } from "./store.js";
 import { extendStreak, streakNow } from "./streak.js";
 
-let hooks;
 let view;
 let board;
 const game = { puzzle: null, state: null, ply: 0, partial: [], hint: [], solved: false, busy: false };
@@ -29,42 +31,18 @@ function playable() {
   return Boolean(game.state && !game.solved && !game.busy);
 }
 
-function label(square, { piece, target, movable }) {
-  const parts = [t("board.square", { n: square })];
-  parts.push(piece ? t(`board.${piece.kind}`, { color: hooks.colorName(piece.color).toLowerCase() }) : t("board.empty"));
-  if (movable) parts.push(t("board.movable"));
-  if (target?.next) parts.push(t("board.target"));
-  return parts.join(", ");
-}
-
-function boardView() {
-  const pieces = {};
-  for (const [square, piece] of Object.entries(game.state?.board || {})) pieces[square] = { ...piece };
-  const shown = {
-    pieces, movable: new Set(), selected: null, targets: new Map(), capturable: new Set(),
-    lastMove: [], hint: game.hint, numbers: hooks.numbers(), marks: true, label,
-  };
-  if (!game.state) return shown;
-  const last = game.state.history[game.state.history.length - 1];
-  if (last) shown.lastMove = last.path;
-  if (!playable()) return shown;
-  const partial = game.partial;
-  shown.movable = new Set(game.state.moves.map((route) => route.path[0]));
-  if (partial.length) {
-    shown.selected = partial[partial.length - 1];
-    for (const route of routesFrom(game.state.moves, partial)) {
-      const square = route.path[partial.length];
-      if (square) shown.targets.set(square, { next: true, numbers: [] });
-    }
-  }
-  for (const route of game.state.moves) for (const square of route.captures) shown.capturable.add(square);
-  return shown;
+// The same board view as the game's, with the same marks (the preference for square numbers holds).
+function shown() {
+  return boardView({
+    state: game.state, partial: game.partial, hint: game.hint, playable: playable(), numbers: session.prefs.numbers,
+    marks: true, label: (square, info) => squareLabel(square, info, { t, colorName }),
+  });
 }
 
 // The collection's titles are English and name the sides Black and White; the page says them in
 // the chosen language with the chosen theme's colours ("Red to play and win a man").
 function puzzleTitle(title) {
-  const name = (side) => hooks.colorName(side === "Black" ? "black" : "white");
+  const name = (side) => colorName(side === "Black" ? "black" : "white");
   let found = title.match(/^(Black|White) to play and win a man$/);
   if (found) return t("daily.titleWinMan", { color: name(found[1]) });
   found = title.match(/^(Black|White) to play and win (\d+) men$/);
@@ -78,14 +56,14 @@ export function renderPuzzle() {
   if (!game.puzzle) return;
   const { puzzle } = game;
   board.setOrientation(puzzle.solver === "black");
-  board.render(boardView());
+  board.render(shown());
   view.querySelector("#puzzle-title").textContent = puzzleTitle(puzzle.title);
   const meta = [puzzle.date, t(`daily.difficulty.${puzzle.difficulty}`), `#${puzzle.id}`].filter(Boolean).join(" · ");
   view.querySelector("#puzzle-meta").textContent = meta;
   view.querySelector("#puzzle-source").textContent = puzzle.source ? t("daily.source", { source: puzzle.source }) : "";
   view.querySelector("#puzzle-turn").textContent = game.solved
     ? ""
-    : t("daily.toMove", { color: hooks.colorName(puzzle.solver), n: puzzle.solverMoves });
+    : t("daily.toMove", { color: colorName(puzzle.solver), n: puzzle.solverMoves });
   view.querySelector("[data-testid=puzzle-solved]").hidden = !game.solved;
   view.querySelector("[data-testid=puzzle-streak]").textContent = String(streakNow(records().streak, today));
   view.querySelector("#puzzle-hint").disabled = !playable();
@@ -111,7 +89,6 @@ function solved() {
 
 async function submit(route) {
   game.busy = true;
-  const piece = game.state.board[String(route.path[0])];
   try {
     const answer = await request("POST", `/api/puzzles/${encodeURIComponent(game.puzzle.id)}/move`, { ply: game.ply, move: route.notation });
     game.partial = [];
@@ -120,35 +97,37 @@ async function submit(route) {
       feedback(answer.other_win ? `daily.otherWin.${answer.other_win}` : "daily.wrong", { move: route.notation }, "wrong");
       return;
     }
-    await board.animate(route.path, route.captures, piece);
     game.state = answer.state;
     game.ply = answer.ply;
     if (answer.solved) solved();
     else feedback("daily.right", { reply: answer.reply }, "right");
   } catch (error) {
     game.partial = [];
-    hooks.onError(error);
+    failed(error);
   } finally {
     game.busy = false;
     renderPuzzle();
   }
 }
 
-function activate(square) {
+// A square picked on the puzzle's board: each step of a route is played out as it is picked, and
+// the whole move goes to the server, which says whether it is the solution's.
+async function activate(square) {
   if (!playable()) return;
-  const partial = game.partial;
-  if (partial.length && nextSquares(game.state.moves, partial).has(square)) {
-    game.partial = [...partial, square];
-    const exact = exactRoute(game.state.moves, game.partial);
-    if (exact && routesFrom(game.state.moves, game.partial).length === 1) {
-      submit(exact);
+  const picked = pick(game.state.moves, game.partial, square);
+  if (picked.kind === "extend") {
+    const step = picked.partial.length - 2;
+    const [from, here] = picked.partial.slice(-2);
+    const taken = routesFrom(game.state.moves, picked.partial)[0].captures[step];
+    game.busy = true;
+    await board.animate([from, here], taken ? [taken] : [], game.state.board[String(picked.partial[0])]);
+    game.busy = false;
+    game.partial = picked.partial;
+    if (picked.route) {
+      submit(picked.route);
       return;
     }
-  } else if (partial.length <= 1 && startSquares(game.state.moves).has(square)) {
-    game.partial = [square];
-  } else if (partial.length <= 1) {
-    game.partial = [];
-  }
+  } else if (picked.kind !== "refused") game.partial = picked.partial;
   renderPuzzle();
 }
 
@@ -160,7 +139,7 @@ async function hint() {
     game.partial = [];
     feedback("daily.hint", { move: answer.move }, "hint");
   } catch (error) {
-    hooks.onError(error);
+    failed(error);
   }
   renderPuzzle();
 }
@@ -174,7 +153,7 @@ function show(puzzle) {
 // Whether the puzzle view is still the one shown: a puzzle that arrives after the player went on
 // to another view must not take the address back.
 function stillShown() {
-  return document.documentElement.dataset.mode === "daily-puzzle";
+  return session.mode === "daily-puzzle";
 }
 
 // Open today's puzzle, a past day's ({ date }) or any puzzle ({ id }).
@@ -191,7 +170,7 @@ export async function openPuzzle({ date = null, id = null } = {}) {
       today = current.date;
       if (!date && !id) {
         show(current);
-        if (stillShown()) hooks.navigate("/puzzle");
+        if (stillShown()) navigate("/puzzle");
         await loadArchive();
         return;
       }
@@ -199,9 +178,9 @@ export async function openPuzzle({ date = null, id = null } = {}) {
     }
     if (id) show(await request("GET", `/api/puzzles/${encodeURIComponent(id)}`));
     else show(await request("GET", `/api/daily/puzzle${date ? `?date=${encodeURIComponent(date)}` : ""}`));
-    if (stillShown()) hooks.navigate(date || id ? `/puzzle/${encodeURIComponent(game.puzzle.id)}` : "/puzzle");
+    if (stillShown()) navigate(date || id ? `/puzzle/${encodeURIComponent(game.puzzle.id)}` : "/puzzle");
   } catch (error) {
-    hooks.onError(error);
+    failed(error);
   }
 }
 
@@ -271,8 +250,4 @@ function build() {
     const id = view.querySelector("#puzzle-id").value.trim();
     if (id) openPuzzle({ id });
   });
-}
-
-export function mountPuzzle(given) {
-  hooks = given;
 }

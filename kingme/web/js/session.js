@@ -1,0 +1,615 @@
+// The session: the one state of the page and the actions that change it. Nothing outside this
+// module writes the state; the panels read it and render their part after every change
+// (subscribe), and the page's events call the actions exported here.
+//
+// The browser keeps the game record (setup + moves) and the server answers every change with the
+// whole state, legal routes included: nothing here decides what is legal. An online room is a
+// driver (online.js) that plays through the same actions; it never writes the page for us.
+
+import { api, ApiError } from "./api.js";
+import { exactRoute, routesFrom } from "./routes.js";
+import { pick } from "./boardview.js";
+import { t } from "./i18n.js";
+import * as sound from "./sound.js";
+import { load, remove, save } from "./store.js";
+import { sideColors } from "./themes.js";
+
+// The server treats a game with this seed as the day's game (no other level, no takebacks).
+const DAILY_SEED = /^daily-\d{4}-\d{2}-\d{2}$/;
+export const DEFAULT_SETUP = { opponent: "computer", level: "casual", side: "red", rules: "american", position: "standard", seed: "checkers-1" };
+const DEFAULT_PREFS = {
+  language: "en", pieces: "red-white", board: "walnut", numbers: true, marks: true,
+  sound: true, soundVolume: 60, music: false, musicVolume: 30, setup: DEFAULT_SETUP,
+};
+
+const prefs = { ...DEFAULT_PREFS, ...load("prefs", {}) };
+prefs.setup = { ...DEFAULT_SETUP, ...(prefs.setup || {}) };
+
+// The state. Read it anywhere; change it only through this module's actions.
+export const session = {
+  // The server's own constants (its levels, the undo limit), loaded once from /api/info.
+  server: { levels: [], undoLimit: 0 },
+  prefs,
+  totals: { black: 0, white: 0, draws: 0, levels: {}, ...load("totals", {}) },
+  // The view shown: "play" (the board's game, the daily game included) or "daily-puzzle".
+  mode: "play",
+  // The game being played: { config, setup, record, undoable, flipped, counted }, or null.
+  match: null,
+  // The server's last answer for match.record (before any game: the standard position).
+  state: null,
+  // The online room playing this game (online.js's driver), or null for a game on this device.
+  remote: null,
+  // What the page is doing right now (not saved).
+  ui: {
+    partial: [], hint: [], hintText: "", paused: false, thinking: false, busy: false, setupOpen: false,
+    error: "", games: 0, flipped: false, // flipped: the board turned before any game
+  },
+};
+
+const ui = session.ui;
+// Pending work: a newer action bumps the epoch, and answers to older requests are dropped.
+const pending = { epoch: 0, abort: null, resumeWaiters: [], retry: null };
+const listeners = [];
+// What the session asks of the page: animate(path, captures, piece), announce(text) and
+// begun() (a game has started on this device: the board takes the focus).
+let effects = { animate: async () => {}, announce: () => {}, begun: () => {} };
+
+export function subscribe(listener) {
+  listeners.push(listener);
+}
+
+export function attach(given) {
+  effects = given;
+}
+
+// Every action ends here: the panels render their parts from the new state.
+export function changed() {
+  for (const listener of listeners) listener(session);
+}
+
+// ---- reading the state ---------------------------------------------------------------------
+
+export function other(color) {
+  return color === "black" ? "white" : "black";
+}
+
+export function colorName(color) {
+  return t(`colors.${sideColors(prefs.pieces)[color]}`);
+}
+
+export function vsComputer() {
+  return session.match?.config.opponent === "computer";
+}
+
+export function humanColor() {
+  if (session.remote) return session.remote.color() || "black";
+  return session.match?.config.side === "white" ? "white" : "black";
+}
+
+export function computerColor() {
+  return vsComputer() ? other(humanColor()) : null;
+}
+
+export function isDaily() {
+  return Boolean(session.match && DAILY_SEED.test(session.match.record.setup.seed));
+}
+
+export function active() {
+  return Boolean(session.match && session.state && !session.state.result);
+}
+
+// A daily game in progress keeps its level and cannot be started over: the day is played once.
+export function dailyInPlay() {
+  return isDaily() && active();
+}
+
+export function computerToMove() {
+  return active() && vsComputer() && session.state.turn === computerColor();
+}
+
+export function interactive() {
+  return active() && !ui.paused && !ui.thinking && !ui.busy && !computerToMove() && (!session.remote || session.remote.canMove());
+}
+
+export function midJump() {
+  return ui.partial.length > 1;
+}
+
+export function pickedRoute() {
+  return exactRoute(session.state.moves, ui.partial);
+}
+
+// How many plies Undo takes back: against the computer, back to the player's own turn.
+export function undoTurns() {
+  if (!active() || !session.state.history.length) return 0;
+  if (!vsComputer()) return 1;
+  const history = session.state.history;
+  if (history[history.length - 1].color === humanColor()) return 1;
+  return history.length >= 2 ? 2 : 0;
+}
+
+export function notation(item) {
+  const joiner = item.captures.length ? t("history.capture") : t("history.step");
+  return `${item.path.join(joiner)}${item.crown ? ` ${t("history.king")}` : ""}`;
+}
+
+export function resultTitle() {
+  const { winner } = session.state.result;
+  return winner ? t(`result.${winner}`, { color: colorName(winner) }) : t("result.draw");
+}
+
+export function resultReason() {
+  const { winner, reason } = session.state.result;
+  return t(`result.${reason}`, { loser: winner ? colorName(other(winner)) : "" });
+}
+
+export function statusText() {
+  const { match, state, remote } = session;
+  if (!match || !state) return t("status.ready");
+  if (state.result) return resultTitle();
+  if (ui.paused) return t("status.paused");
+  if (remote?.status()) return remote.status();
+  const color = colorName(state.turn);
+  if (ui.thinking || computerToMove()) return t("status.thinking", { color });
+  if (midJump()) {
+    const n = ui.partial[ui.partial.length - 1];
+    return t(pickedRoute() ? "status.continueOrEnd" : "status.continueJumping", { color, n });
+  }
+  if (ui.hintText) return ui.hintText;
+  if (ui.partial.length === 1) return `${t("status.turn", { color })} ${t("status.selected", { n: ui.partial[0] })}`;
+  if (state.captureRequired) return t("status.captureRequired", { color });
+  return t("status.yourTurn", { color });
+}
+
+function describeMove(item) {
+  const parts = [t("announce.move", { color: colorName(item.color), move: notation(item) })];
+  if (item.captures.length) parts.push(t("announce.captures", { n: item.captures.length }));
+  if (item.crown) parts.push(t("announce.crowned", { color: colorName(item.color) }));
+  return parts.join(" ");
+}
+
+// ---- errors, saving, totals ------------------------------------------------------------------
+
+export function showError(message) {
+  ui.error = message;
+  changed();
+}
+
+export function failed(error) {
+  if (error?.name === "AbortError") return;
+  if (error instanceof ApiError) showError(error.status ? t("errors.server", { message: error.message }) : t("errors.network"));
+  else {
+    showError(String(error));
+    console.error(error);
+  }
+}
+
+function persist() {
+  if (session.remote) return;
+  if (session.match) save("match", session.match);
+  else remove("match");
+}
+
+function count(result) {
+  const { match, totals } = session;
+  if (!session.state.standard || match.counted) return;
+  match.counted = true;
+  if (result.winner) totals[result.winner] += 1;
+  else totals.draws += 1;
+  if (vsComputer()) {
+    const row = totals.levels[match.config.level] || { wins: 0, draws: 0, losses: 0 };
+    if (!result.winner) row.draws += 1;
+    else if (result.winner === humanColor()) row.wins += 1;
+    else row.losses += 1;
+    totals.levels[match.config.level] = row;
+  }
+  save("totals", totals);
+}
+
+// ---- preferences and the view --------------------------------------------------------------------
+
+export function setPref(key, value) {
+  prefs[key] = value;
+  save("prefs", prefs);
+  changed();
+}
+
+// The setup form's choices, kept for the next visit.
+export function rememberSetup(config) {
+  prefs.setup = config;
+  save("prefs", prefs);
+}
+
+export function setMode(mode) {
+  session.mode = mode;
+  changed();
+}
+
+export function openSetup() {
+  ui.setupOpen = true;
+  changed();
+}
+
+export function closeSetup() {
+  ui.setupOpen = false;
+  changed();
+}
+
+export function flip() {
+  if (session.match) session.match.flipped = !session.match.flipped;
+  else ui.flipped = !ui.flipped;
+  persist();
+  changed();
+}
+
+// Whether Black (the first mover) is drawn at the bottom: the player's side, unless flipped.
+export function blackAtBottom() {
+  if (!session.match) return !ui.flipped;
+  return session.match.flipped ? humanColor() !== "black" : humanColor() === "black";
+}
+
+// ---- applying the server's answers -----------------------------------------------------------
+
+function clearPick() {
+  ui.partial = [];
+  ui.hint = [];
+  ui.hintText = "";
+}
+
+// A new state for the game on the board (moved: it brings one more move, to be heard and announced).
+export function adopt(next, { moved = false } = {}) {
+  // Only a result this state brings is announced (an online room resends finished games' states).
+  const ended = Boolean(next.result && !session.state?.result);
+  session.state = next;
+  session.match.record = next.record;
+  ui.busy = false;
+  clearPick();
+  if (moved) {
+    session.match.undoable = Math.min(session.server.undoLimit, session.match.undoable + 1);
+    const item = next.history[next.history.length - 1];
+    sound.play(item.crown ? "crown" : item.captures.length ? "capture" : "move");
+    effects.announce(describeMove(item));
+  }
+  if (ended) {
+    count(next.result);
+    const human = session.remote ? session.remote.color() : vsComputer() ? humanColor() : null;
+    sound.play(!next.result.winner ? "draw" : human && next.result.winner !== human ? "lose" : "win");
+    effects.announce(`${resultTitle()}. ${resultReason()}`);
+  }
+  persist();
+  changed();
+}
+
+function waitUntilResumed() {
+  if (!ui.paused) return Promise.resolve();
+  return new Promise((resolve) => pending.resumeWaiters.push(resolve));
+}
+
+function cancelPending() {
+  pending.epoch += 1;
+  pending.abort?.abort();
+  pending.abort = null;
+  window.clearTimeout(pending.retry);
+  ui.thinking = false;
+  ui.busy = false;
+}
+
+async function computerTurn() {
+  if (!computerToMove() || ui.thinking) return;
+  const epoch = pending.epoch;
+  ui.thinking = true;
+  pending.abort = new AbortController();
+  changed();
+  try {
+    const answer = await api.computer(session.match.record, session.match.config.level, pending.abort.signal);
+    if (epoch !== pending.epoch) return;
+    ui.error = "";
+    await waitUntilResumed();
+    if (epoch !== pending.epoch) return;
+    const item = answer.state.history[answer.state.history.length - 1];
+    await effects.animate(item.path, item.captures, session.state.board[String(item.path[0])]);
+    if (epoch !== pending.epoch) return;
+    ui.thinking = false;
+    adopt(answer.state, { moved: true });
+  } catch (error) {
+    if (epoch === pending.epoch) {
+      failed(error);
+      // The server could not be reached: ask again shortly, the page stays usable meanwhile.
+      if (error instanceof ApiError && error.status === 0) pending.retry = window.setTimeout(() => epoch === pending.epoch && computerTurn(), 3000);
+    }
+  } finally {
+    if (epoch === pending.epoch) {
+      ui.thinking = false;
+      pending.abort = null;
+      changed();
+    }
+  }
+}
+
+async function commit(route) {
+  const epoch = pending.epoch;
+  ui.busy = true;
+  changed();
+  if (session.remote) {
+    session.remote.move(route); // the server's event (or refusal) settles it
+    return;
+  }
+  try {
+    const next = await api.state({ ...session.match.record, moves: [...session.match.record.moves, route.notation] });
+    if (epoch !== pending.epoch) return;
+    adopt(next, { moved: true });
+    computerTurn();
+  } catch (error) {
+    if (epoch === pending.epoch) {
+      ui.busy = false;
+      ui.partial = [];
+      failed(error);
+    }
+  }
+}
+
+// ---- playing -------------------------------------------------------------------------------
+
+// One more square of a route: its step is animated, then the turn is sent once it is whole.
+async function extend(partial, route) {
+  const step = ui.partial.length - 1;
+  const from = ui.partial[ui.partial.length - 1];
+  const here = partial[partial.length - 1];
+  const taken = routesFrom(session.state.moves, partial)[0].captures[step];
+  const piece = session.state.board[String(ui.partial[0])];
+  ui.partial = partial;
+  ui.hint = [];
+  ui.hintText = "";
+  const epoch = pending.epoch;
+  ui.busy = true;
+  await effects.animate([from, here], taken ? [taken] : [], piece);
+  ui.busy = false;
+  if (epoch !== pending.epoch) return;
+  if (route) {
+    commit(route);
+    return;
+  }
+  sound.play("capture");
+  effects.announce(statusText());
+  changed();
+}
+
+// A square clicked (or chosen with the keyboard) on the game's board.
+export function select(square) {
+  sound.unlock();
+  if (!interactive()) return;
+  const wasJumping = midJump();
+  const picked = pick(session.state.moves, ui.partial, square, session.state.variant === "casual");
+  if (picked.kind === "extend") {
+    extend(picked.partial, picked.route);
+    return;
+  }
+  if (picked.kind === "refused") {
+    sound.play("illegal");
+    effects.announce(statusText());
+    return;
+  }
+  if (picked.kind === "select") {
+    ui.partial = picked.partial;
+    ui.hint = [];
+    ui.hintText = "";
+    sound.play("select");
+    effects.announce(wasJumping ? t("announce.cancelled") : t("announce.selected", { n: square }));
+  } else if (picked.kind === "clear") {
+    ui.partial = [];
+    effects.announce(t("announce.cleared"));
+  }
+  changed();
+}
+
+// Escape drops a picked piece (a started jump stays: its first steps are already played out).
+export function escape() {
+  if (ui.partial.length !== 1) return;
+  ui.partial = [];
+  effects.announce(t("announce.cleared"));
+  changed();
+}
+
+// Casual rules: stop a jump where it is.
+export function endTurn() {
+  const route = pickedRoute();
+  if (route && interactive()) commit(route);
+}
+
+// ---- starting and leaving games ----------------------------------------------------------------
+
+export async function start(config, setup = null) {
+  leaveRoom();
+  cancelPending();
+  const epoch = pending.epoch;
+  const wanted = setup ? { ...setup, seed: config.seed || setup.seed } : { variant: config.rules, position: config.position, seed: config.seed };
+  try {
+    const first = await api.start(wanted);
+    if (epoch === pending.epoch) begin(config, first);
+  } catch (error) {
+    failed(error);
+  }
+}
+
+function playing(match, first) {
+  session.match = match;
+  session.state = first;
+  clearPick();
+  ui.paused = false;
+  ui.setupOpen = false;
+  ui.error = "";
+  ui.games += 1;
+}
+
+// A game that starts (or continues) from the server's state `first`, played with config.
+export function begin(config, first) {
+  leaveRoom();
+  cancelPending();
+  const setup = first.record.setup;
+  playing({
+    config: { ...config, rules: setup.variant, seed: setup.seed },
+    setup: { variant: setup.variant, fen: setup.fen, seed: setup.seed },
+    record: first.record,
+    undoable: Math.min(session.server.undoLimit, first.record.moves.length),
+    flipped: false,
+    counted: Boolean(first.result),
+  }, first);
+  persist();
+  changed();
+  effects.announce(t("announce.started", { color: colorName(first.turn) }));
+  effects.begun();
+  computerTurn();
+}
+
+export function restart() {
+  if (session.match && !isDaily()) start(session.match.config, session.match.setup);
+}
+
+// An online room's first state: its game replaces the one on this device (which stays saved).
+export function enterRoom(driver, first) {
+  cancelPending();
+  session.remote = driver;
+  playing({
+    config: { ...DEFAULT_SETUP, opponent: "online", rules: first.variant, seed: first.record.setup.seed },
+    setup: first.record.setup, record: first.record, undoable: 0, flipped: false, counted: true,
+  }, first);
+  changed();
+}
+
+// The room refused this page's move: the pick is dropped, the board is the room's again.
+export function moveRefused() {
+  ui.busy = false;
+  ui.partial = [];
+  changed();
+}
+
+function leaveRoom() {
+  if (!session.remote) return;
+  session.remote.close();
+  session.remote = null;
+}
+
+// The saved unfinished game, checked again by the server; false when there is none (or it is bad).
+export async function restore() {
+  const saved = load("match", null);
+  const config = saved?.config;
+  const known = config && ["computer", "local"].includes(config.opponent) && session.server.levels.includes(config.level)
+    && ["red", "white"].includes(config.side);
+  if (!saved?.record || !known) {
+    remove("match");
+    return false;
+  }
+  try {
+    const next = await api.state(saved.record);
+    session.match = { undoable: 0, flipped: false, counted: false, ...saved, record: next.record };
+    session.state = next;
+    changed();
+    computerTurn();
+    return true;
+  } catch {
+    remove("match");
+    return false;
+  }
+}
+
+// Before any game: the standard position, to look at.
+export async function preview() {
+  try {
+    session.state = await api.start({ variant: "american", position: "standard", seed: "checkers-1" });
+  } catch (error) {
+    failed(error);
+  }
+  changed();
+}
+
+// ---- game controls ---------------------------------------------------------------------------
+
+export async function undo() {
+  if (!active()) return;
+  if (midJump()) {
+    ui.partial = [];
+    changed();
+    return;
+  }
+  const turns = ui.thinking ? 1 : undoTurns();
+  if (!turns || session.match.undoable < turns) return;
+  cancelPending();
+  const epoch = pending.epoch;
+  try {
+    const next = await api.undo(session.match.record, turns);
+    if (epoch !== pending.epoch) return;
+    session.match.undoable -= turns;
+    adopt(next);
+    effects.announce(t("announce.undone"));
+  } catch (error) {
+    failed(error);
+  }
+}
+
+export async function hint() {
+  if (!interactive()) return;
+  const epoch = pending.epoch;
+  ui.busy = true;
+  changed();
+  try {
+    const answer = await api.hint(session.match.record);
+    if (epoch !== pending.epoch) return;
+    ui.partial = [];
+    ui.hint = answer.path;
+    const joiner = answer.captures.length ? t("history.capture") : t("history.step");
+    ui.hintText = t("status.hint", { move: answer.path.join(joiner) });
+    effects.announce(ui.hintText);
+  } catch (error) {
+    failed(error);
+  } finally {
+    if (epoch === pending.epoch) ui.busy = false;
+    changed();
+  }
+}
+
+// Pausing holds the position (the computer's answer waits); an online game cannot be paused.
+export function pause() {
+  if (!active() || ui.paused || session.remote) return false;
+  ui.paused = true;
+  effects.announce(t("announce.paused"));
+  changed();
+  return true;
+}
+
+export function resume() {
+  if (!ui.paused) return false;
+  ui.paused = false;
+  for (const resolve of pending.resumeWaiters.splice(0)) resolve();
+  effects.announce(t("announce.resumed"));
+  changed();
+  return true;
+}
+
+// Who resigns: the player (against the computer or online), else the side to move.
+export function resigner() {
+  return vsComputer() || session.remote ? humanColor() : session.state.turn;
+}
+
+export async function resign() {
+  if (!active()) return;
+  if (session.remote) {
+    session.remote.resign();
+    return;
+  }
+  cancelPending();
+  ui.paused = false;
+  const epoch = pending.epoch;
+  try {
+    const next = await api.state({ ...session.match.record, ending: { resigned: resigner() } });
+    if (epoch === pending.epoch) adopt(next);
+  } catch (error) {
+    failed(error);
+  }
+}
+
+// ---- start-up --------------------------------------------------------------------------------
+
+export function configure(server, language) {
+  session.server = server;
+  prefs.language = language;
+}

@@ -1,0 +1,138 @@
+// The match setup panel: the form for the next game (opponent, level, side, rules, position,
+// seed), shown before a game and on New game. It writes only its own form and notes, and starts
+// games through the session's actions.
+
+import { entry, t } from "./i18n.js";
+import { createRoom } from "./online.js";
+import { active, colorName, DEFAULT_SETUP, dailyInPlay, isDaily, rememberSetup, session, start, vsComputer } from "./session.js";
+import * as sound from "./sound.js";
+
+const $ = (id) => document.getElementById(id);
+const form = () => $("setup");
+
+// The next game's choices. While a daily game is unfinished its level is shown, locked: a new game
+// is started at that level too, and chooses another once the daily is over.
+export function formConfig() {
+  const fields = form();
+  return {
+    opponent: fields.opponent.value, level: fields.level.value, side: fields.side.value,
+    rules: fields.rules.value, position: fields.position.value, seed: fields.seed.value.trim(),
+  };
+}
+
+// Kept for the next visit; a level locked by the daily game is not the player's choice.
+function remember() {
+  const fields = form();
+  const level = fields.level.disabled ? session.prefs.setup.level : fields.level.value;
+  rememberSetup({ ...formConfig(), level, seed: fields.seed.value });
+}
+
+// The options' words, in the chosen language.
+export function fillSetupOptions() {
+  const level = $("level");
+  const chosen = level.value || session.prefs.setup.level;
+  level.textContent = "";
+  for (const name of session.server.levels) {
+    const option = document.createElement("option");
+    option.value = name;
+    // The seeds' Easy/Medium/Hard and Beginner/Advanced, shown beside the ladder's names.
+    const alias = entry(`levelAliases.${name}`);
+    option.textContent = alias ? `${t(`levels.${name}`)} · ${alias}` : t(`levels.${name}`);
+    level.appendChild(option);
+  }
+  level.value = chosen;
+  const [red, white, random] = $("side").options;
+  red.textContent = t("setup.sideFirst", { color: colorName("black") });
+  white.textContent = t("setup.sideSecond", { color: colorName("white") });
+  random.textContent = t("online.sideRandom");
+  renderSetup();
+}
+
+// The notes and what the form allows, from its own choices and the game on the board.
+export function renderSetup() {
+  const fields = form();
+  const computer = fields.opponent.value === "computer";
+  const online = fields.opponent.value === "online";
+  $("level-field").hidden = !computer;
+  const locked = dailyInPlay();
+  const { match, prefs } = session;
+  if (locked) fields.level.value = match.config.level;
+  else if (fields.level.disabled) fields.level.value = prefs.setup.level;
+  fields.level.disabled = locked;
+  $("level-note").textContent = locked ? t("setup.levelDaily", { level: t(`levels.${match.config.level}`) }) : t(`levelNotes.${fields.level.value}`);
+  $("side-note").textContent = computer ? t("setup.sideNoteComputer", { color: colorName("white") })
+    : online ? t("online.sideNote") : t("setup.sideNoteLocal");
+  // Online rooms always start from the standard position; a random side is theirs alone.
+  fields.side.options[2].hidden = !online;
+  if (!online && fields.side.value === "random") fields.side.value = "red";
+  for (const name of ["position", "seed"]) fields[name].closest(".field").hidden = online;
+  const seed = fields.seed.value.trim();
+  const reason = online ? "" : !seed ? t("setup.seedBlank") : seed.length > 96 ? t("setup.seedLong") : "";
+  $("seed-reason").textContent = reason;
+  $("start").disabled = Boolean(reason);
+  fields.seed.setAttribute("aria-invalid", reason ? "true" : "false");
+}
+
+// Put config's choices in the form (the saved ones at start, the game's on New game).
+export function loadSetupForm(config) {
+  const fields = form();
+  for (const key of Object.keys(DEFAULT_SETUP)) if (config[key] !== undefined) fields[key].value = config[key];
+  if (!fields.level.value) fields.level.value = DEFAULT_SETUP.level;
+  renderSetup();
+}
+
+// A new seed for the next game (New seed), kept like a typed one.
+export function chooseSeed(seed) {
+  form().seed.value = seed;
+  renderSetup();
+  remember();
+}
+
+// The form describes the next game: a daily game's seed is never offered for it.
+export function showSetupFor(match) {
+  if (match) loadSetupForm({ ...match.config, seed: session.prefs.setup.seed });
+}
+
+// A level chosen during a game against the computer starts the game again at that level, once
+// confirmed. A daily game's level cannot change: the control is locked while it is unfinished.
+async function levelChanged(confirm) {
+  const fields = form();
+  remember();
+  renderSetup();
+  const { match } = session;
+  if (!active() || !vsComputer() || isDaily() || fields.level.value === match.config.level) return;
+  const level = t(`levels.${fields.level.value}`);
+  if (await confirm(t("dialog.levelTitle"), t("dialog.levelText", { level }), t("dialog.levelConfirm"))) {
+    start({ ...match.config, level: fields.level.value }, match.setup);
+  } else {
+    fields.level.value = match.config.level;
+    remember();
+    renderSetup();
+  }
+}
+
+// confirm(title, text, action) -> Promise<bool>: the page's confirmation dialog.
+export function mountSetup(confirm) {
+  const fields = form();
+  fields.addEventListener("submit", (event) => {
+    event.preventDefault();
+    sound.unlock();
+    renderSetup();
+    if ($("start").disabled) return;
+    remember();
+    const config = formConfig();
+    if (config.opponent === "online") createRoom(config);
+    else start(config);
+  });
+  for (const name of ["opponent", "side", "rules", "position"]) {
+    fields[name].addEventListener("change", () => {
+      renderSetup();
+      remember();
+    });
+  }
+  fields.level.addEventListener("change", () => levelChanged(confirm));
+  fields.seed.addEventListener("input", () => {
+    renderSetup();
+    remember();
+  });
+}
