@@ -98,6 +98,24 @@ def test_the_daily_game_keeps_its_level_and_is_played_once_across_reloads_and_le
     expect(page.get_by_test_id("error")).to_be_hidden()
 
 
+def test_a_new_game_started_during_the_daily_game_is_played_at_the_level_shown(page: Any) -> None:
+    open_daily_game(page)
+    play_path(page, (11, 15))
+    expect(page.locator("[data-testid=history] li")).to_have_count(2)
+    page.get_by_test_id("new-game").click()
+    expect(page.get_by_test_id("level")).to_be_disabled()
+    expect(page.get_by_test_id("level")).to_have_value("club")
+    page.get_by_test_id("start").click()
+    expect(page.locator("html")).to_have_attribute("data-daily", "off")
+    assert stored(page, "match")["config"]["level"] == "club"
+    assert stored(page, "prefs")["setup"]["level"] == "casual"  # the locked level was not the player's choice
+    page.get_by_test_id("new-game").click()
+    expect(page.get_by_test_id("level")).to_be_enabled()
+    page.get_by_test_id("setup-cancel").click()
+    open_daily_game(page)  # the day's game waited, as it was
+    expect(page.locator("[data-testid=history] li")).to_have_count(2)
+
+
 def test_a_level_saved_by_an_older_page_is_put_right_when_the_daily_opens(page: Any) -> None:
     open_daily_game(page)
     match = stored(page, "match")
