@@ -154,7 +154,7 @@ def _run_tune_fit(args: argparse.Namespace) -> int:
     theta, _, held = tuning.fit(train, held_out, args.epochs, lambda line: print(line, flush=True))
     note = f"fitted by kingme tune fit on {len(train):,} positions; held-out loss {held:.5f}"
     output = Path(args.output or Path(tuning.__file__).parent / evaluation.WEIGHTS_FILE)
-    tuning.write_weights(tuning.to_hundredths(theta), output, note)
+    tuning.write_weights(tuning.to_hundredths(theta, train), output, note)
     print(f"weights written to {output}")
     return 0
 

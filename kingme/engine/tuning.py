@@ -39,17 +39,22 @@ LEARNING_RATE = 0.02
 EPOCHS = 400
 #: One batch of games in ``HOLD_OUT`` is held out to measure the fit.
 HOLD_OUT = 10
+#: A man's value, the unit of the scaled weights, is measured over the positions with at least
+#: this many pieces: the middlegame, where the search spends most of its evaluations.
+MAN_VALUE_PIECES = 16
+MAN_VALUE_POSITIONS = 1000
 
 
 @dataclass(frozen=True)
 class Dataset:
-    """Sparse features (CSR rows over ``2 * FEATURE_COUNT`` columns: opening then ending part)
-    and the labels, Black's result."""
+    """Sparse features (CSR rows over ``2 * FEATURE_COUNT`` columns: opening then ending part),
+    the labels (Black's result) and the pieces on the board in each position."""
 
     indptr: np.ndarray
     indices: np.ndarray
     values: np.ndarray
     labels: np.ndarray
+    pieces: np.ndarray
 
     def __len__(self) -> int:
         return len(self.labels)
@@ -119,12 +124,22 @@ def build(paths: list[Path]) -> tuple[Dataset, Dataset]:
             np.array(to_move, dtype=np.bool_),
         )
         labels = np.array(results, dtype=np.float64)
+        pieces = np.array([(b | w).bit_count() for b, w in zip(black, white, strict=True)], dtype=np.int64)
         # Drop the rows of positions that were not quiet (they are empty).
         starts, ends = indptr[:-1][kept], indptr[1:][kept]
         lengths = ends - starts
         new_indptr = np.concatenate(([0], np.cumsum(lengths)))
-        out.append(Dataset(new_indptr, indices, values, labels[kept]))
+        out.append(Dataset(new_indptr, indices, values, labels[kept], pieces[kept]))
     return out[0], out[1]
+
+
+@njit(cache=True)
+def _logit(theta: np.ndarray, indptr: np.ndarray, indices: np.ndarray, values: np.ndarray, row: int) -> float:
+    """The fitted score of one position, in logits."""
+    score = 0.0
+    for k in range(indptr[row], indptr[row + 1]):
+        score += theta[indices[k]] * values[k]
+    return score
 
 
 @njit(cache=True)
@@ -135,16 +150,32 @@ def _gradient(
     loss = 0.0
     n = labels.shape[0]
     for i in range(n):
-        score = 0.0
-        for k in range(indptr[i], indptr[i + 1]):
-            score += theta[indices[k]] * values[k]
-        p = 1.0 / (1.0 + math.exp(-score))
+        p = 1.0 / (1.0 + math.exp(-_logit(theta, indptr, indices, values, i)))
         y = labels[i]
         loss -= y * math.log(max(p, 1e-12)) + (1.0 - y) * math.log(max(1.0 - p, 1e-12))
         g = p - y
         for k in range(indptr[i], indptr[i + 1]):
             grad[indices[k]] += g * values[k]
     return grad / n, loss / n
+
+
+@njit(cache=True)
+def _logits_and_material(
+    theta: np.ndarray, indptr: np.ndarray, indices: np.ndarray, values: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each position's fitted score, and Black's lead in men and in kings (read back from the
+    material features, whose opening and ending parts add up to the count)."""
+    n = indptr.shape[0] - 1
+    logits, men, kings = np.zeros(n), np.zeros(n), np.zeros(n)
+    for i in range(n):
+        logits[i] = _logit(theta, indptr, indices, values, i)
+        for k in range(indptr[i], indptr[i + 1]):
+            feature = indices[k] % ev.FEATURE_COUNT
+            if feature == ev.MAN_AT:
+                men[i] += values[k]
+            elif feature == ev.KING_AT:
+                kings[i] += values[k]
+    return logits, men, kings
 
 
 def _penalised(theta: np.ndarray) -> np.ndarray:
@@ -189,13 +220,30 @@ def baseline_loss(data: Dataset) -> float:
     return float(-(y * math.log(mean) + (1 - y) * math.log(1 - mean)).mean())
 
 
-def to_hundredths(theta: np.ndarray) -> np.ndarray:
-    """The logit weights scaled so that a man in the middle of the board, in the opening, is
-    worth 100; a (2, FEATURE_COUNT) int64 table."""
+def man_value(theta: np.ndarray, data: Dataset) -> float:
+    """What a man is worth to the fitted score, in logits: the slope of the score against
+    Black's lead in men over the positions of ``data`` with at least ``MAN_VALUE_PIECES``
+    pieces, or over all of them when fewer than ``MAN_VALUE_POSITIONS`` have that many (a
+    least-squares fit that also takes the lead in kings into account).
+
+    Not the ``man`` weight itself: the windows and regions count pieces too, so part of a man's
+    value sits in their patterns, and the ``man`` weight alone can even come out negative."""
+    logits, men, kings = _logits_and_material(theta, data.indptr, data.indices, data.values)
+    crowded = data.pieces >= MAN_VALUE_PIECES
+    if crowded.sum() < MAN_VALUE_POSITIONS:
+        crowded[:] = True
+    design = np.column_stack((men[crowded], kings[crowded], np.ones(int(crowded.sum()))))
+    slope = float(np.linalg.lstsq(design, logits[crowded], rcond=None)[0][0])
+    if slope <= 0:
+        raise ValueError("the fitted score does not grow with a lead in men: too few games to fit")
+    return slope
+
+
+def to_hundredths(theta: np.ndarray, data: Dataset) -> np.ndarray:
+    """The logit weights scaled so that a man is worth 100 (``man_value`` over ``data``); a
+    (2, FEATURE_COUNT) int64 table."""
     table = theta.reshape(2, ev.FEATURE_COUNT)
-    middle = [ev.MAN_SQUARE_AT + s for s in range(8, 24)]
-    man = table[0, ev.MAN_AT] + table[0, middle].mean()
-    scaled: np.ndarray = np.rint(table * (100.0 / man)).astype(np.int64)
+    scaled: np.ndarray = np.rint(table * (100.0 / man_value(theta, data))).astype(np.int64)
     return scaled
 
 
