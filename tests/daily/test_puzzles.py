@@ -262,6 +262,9 @@ THREE_MOVES = "B:W32:B1,4"
         ((350, 160, 0), None),  # another wins too, but a man and more below: no second solution
         ((250, 160, 0), "second solution"),  # wins a man and a half, within a man of the solution
         ((99, 0, 0), "does not win"),  # not a man ahead
+        ((70, -30, -50), None),  # not a man ahead, but the only good move: every other a man below
+        ((70, -29, -50), "does not win"),  # not a man ahead, and another move within a man
+        ((49, -80, -90), "does not win"),  # the only good move, but not half a man ahead
     ],
 )
 def test_a_solver_move_must_win_a_man_and_no_other_winning_move_come_within_a_man(monkeypatch, scores, verdict) -> None:

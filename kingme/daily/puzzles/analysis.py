@@ -34,6 +34,12 @@ QUIET = 60
 #: three is no second solution, one that wins as much is.
 WINS = 100
 MARGIN = 100
+#: A solver's move that a later engine scores below ``WINS`` still verifies when it is the only
+#: good move: at least this far ahead (half a man), with every other move ``MARGIN`` below it.
+#: The line still wins its man of material, as the title says, and nothing else keeps an edge;
+#: only the engine's opinion of what that man is worth has dropped, which is no fault a player
+#: would hold against the puzzle (see the README's *The daily game and the daily puzzle*).
+AHEAD = 50
 #: The verification depth, as deep as the master level reads (plies, captures read to the end).
 VERIFY_DEPTH = 12
 #: Where a line fails at the verification depth, it is searched again this deep before it is

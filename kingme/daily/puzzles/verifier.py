@@ -1,7 +1,8 @@
 """Re-solving stored puzzles: every solver's move must win, and no other move come close.
 
 A puzzle is rejected when, at any point of its line where the solver is to move, the line's
-move does not win at least a man at the verification depth, or another move wins a man too and
+move does not win at least a man at the verification depth (unless it is still the only good
+move, ``AHEAD`` with every other move a man below it), or another move wins a man too and
 scores within a man of it (a second solution; see ``WINS`` and ``MARGIN``) and the puzzle does
 not list it among the moves that also win (``Puzzle.also_wins``; each listed one must still win
 a man, so the list cannot hide a move that has stopped winning). The defender's
@@ -16,6 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from kingme.daily.puzzles.analysis import (
+    AHEAD,
     DECISIVE,
     DEEPER_DEPTH,
     MARGIN,
@@ -64,15 +66,17 @@ def judge(fen: str, line: Sequence[str], depth: int = VERIFY_DEPTH, also_wins: S
 def _search_failure(
     board: Board, line: Sequence[str], depth: int, also_wins: Sequence[Sequence[str]]
 ) -> tuple[int, str] | None:
-    """Every solver's move must win at ``depth``, and beat by ``MARGIN`` every other move that
-    wins and is not listed in ``also_wins``; every listed move must win too."""
+    """Every solver's move must win at ``depth`` (or be the only good move), and beat by
+    ``MARGIN`` every other move that wins and is not listed in ``also_wins``; every listed move
+    must win too."""
     for ply, text in enumerate(line):
         move = board.parse_move(text)
         if ply % 2 == 0:
             number = ply // 2 + 1
             scored = score_moves(board, depth)
             score = next(s.score for s in scored if s.move == move)
-            if score < WINS:
+            only_good = score >= AHEAD and all(s.score <= score - MARGIN for s in scored if s.move != move)
+            if score < WINS and not only_good:
                 return ply, f"solver's move {number} ({move}) does not win at depth {depth} (score {score})"
             listed = set(also_wins[ply // 2]) if also_wins else set()
             lost = next((s for s in scored if str(s.move) in listed and s.score < WINS), None)
