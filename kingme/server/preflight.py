@@ -7,7 +7,6 @@ with status 2. Database URLs are never printed whole: they may hold a password.
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import socket
 import tempfile
@@ -71,8 +70,7 @@ def listening_socket(host: str, port: int) -> socket.socket:
     try:
         sock.bind((host, port))
     except OSError as error:
-        with contextlib.suppress(OSError):
-            sock.close()
+        sock.close()
         if error.errno == errno.EADDRINUSE:
             raise OSError(f"port {port} on {host} is already in use; stop the other server or pick --port") from None
         raise OSError(f"cannot listen on {host}:{port} ({error.strerror or error})") from None

@@ -17,7 +17,6 @@ messages meanwhile.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import secrets
@@ -169,15 +168,21 @@ class RedisPubSub:
         self._task = asyncio.create_task(self._listen(), name="kingme-redis-pubsub")
         self._sender = asyncio.create_task(self._send(), name="kingme-redis-publish")
         # Start serving even if Redis is late; local play works meanwhile.
-        with contextlib.suppress(TimeoutError):
+        try:
             await asyncio.wait_for(self._connected.wait(), timeout=5)
+        except TimeoutError:
+            log.warning("Redis did not answer within 5 s of start-up; serving meanwhile, rooms are shared once it does")
 
     async def close(self) -> None:
         for task in (self._task, self._sender):
             if task is not None:
                 task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
+                try:
                     await task
+                except asyncio.CancelledError:
+                    pass
+                except Exception as error:  # shutting down: nothing more to do about it
+                    log.warning("a Redis task had failed before shut-down: %r", error)
         await self._redis.aclose()
         await self._listener.aclose()
 
@@ -285,18 +290,25 @@ class RedisPubSub:
                         continue
                     self._deliver(item["channel"], item["data"])
             except asyncio.CancelledError:
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(self._pubsub.aclose(), timeout=self.options.timeout)
+                await self._close_listener()
                 raise
             except Exception as error:
                 self._connected.clear()
                 if attempt == 0:
                     log.warning("Redis pub/sub connection lost (%s); reconnecting", error)
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(self._pubsub.aclose(), timeout=self.options.timeout)
+                await self._close_listener()
                 await asyncio.sleep(self.BACKOFF[min(attempt, len(self.BACKOFF) - 1)])
                 attempt += 1
                 first = False
+
+    async def _close_listener(self) -> None:
+        """Close the listening connection, which may be broken already."""
+        if self._pubsub is None:
+            return
+        try:
+            await asyncio.wait_for(self._pubsub.aclose(), timeout=self.options.timeout)
+        except Exception as error:
+            log.debug("closing the Redis listening connection failed: %r", error)
 
     def _deliver(self, channel: bytes | str, data: bytes | str) -> None:
         text = data.decode() if isinstance(data, bytes) else data

@@ -15,7 +15,6 @@ what each does. Both are listed in docs/architecture.md.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -111,8 +110,10 @@ async def serve_socket(service: OnlineService, websocket: WebSocket) -> None:
     finally:
         await service.disconnect(client)
         client.close(1000)
-        with contextlib.suppress(Exception):
+        try:
             await asyncio.wait_for(writer, timeout=5)
+        except Exception as error:  # a peer that stopped reading: its connection is closed anyway
+            log.debug("a client's writer of room %s did not finish: %r", client.room_id, error)
 
 
 async def _greet(service: OnlineService, client: Client, websocket: WebSocket) -> bool:
@@ -123,6 +124,7 @@ async def _greet(service: OnlineService, client: Client, websocket: WebSocket) -
         try:
             frame = await asyncio.wait_for(_receive(websocket), timeout=max(0.0, deadline - loop.time()))
         except TimeoutError:
+            log.debug("a connection to a room said no hello within %s s", service.config.hello_timeout)
             client.send(ProtocolError("hello_timeout", 'say hello first: {"type": "hello"}').to_wire())
             client.close(4408)
             return False
@@ -137,7 +139,7 @@ async def _greet(service: OnlineService, client: Client, websocket: WebSocket) -
             await service.connect(client, websocket.path_params["room"], message)
             return True
         except ProtocolError as error:
-            client.send(error.to_wire())
+            _refused(client, error)
             if error.code in CLOSE:
                 client.close(CLOSE[error.code])
                 return False
@@ -154,7 +156,13 @@ async def _serve(service: OnlineService, client: Client, websocket: WebSocket) -
             message = parse(frame)
             await HANDLERS[type(message)](service, client, message)
         except ProtocolError as error:
-            client.send(error.to_wire())
+            _refused(client, error)
+
+
+def _refused(client: Client, error: ProtocolError) -> None:
+    """Tell the client alone what was refused (logged at debug: refusals are the clients' doing)."""
+    log.debug("refused a message to room %s: %s (%s)", client.room_id, error.code, error.message)
+    client.send(error.to_wire())
 
 
 async def _pong(_service: OnlineService, client: Client, _ping: Ping) -> None:

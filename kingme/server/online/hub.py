@@ -17,7 +17,6 @@ heard for ``PRESENCE_TTL``.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
 import time
@@ -107,7 +106,7 @@ class Client:
 
     async def write(self) -> None:
         """Send queued messages until a close code comes out of the queue."""
-        with contextlib.suppress(Exception):  # the peer may be gone already
+        try:
             while True:
                 item = await self._queue.get()
                 if isinstance(item, int):
@@ -117,6 +116,8 @@ class Client:
                     item, self._presence = self._presence, None
                 if item is not None:
                     await self._send(item)
+        except Exception as error:  # the peer has gone: nothing more to send
+            log.debug("writing to a client of room %s stopped: %r", self.room_id, error)
 
 
 class Hub:

@@ -184,10 +184,17 @@ class OnlineService:
         version first, so a copy that missed a broadcast never refuses the right request."""
         try:
             return room, room.decide(player, action)
-        except ProtocolError:
+        except ProtocolError as error:
             stored = (await self.rooms.stored_versions([room.id])).get(room.id, 0) if self.pubsub.shared else 0
             if stored <= room.version:
                 raise
+            log.info(
+                "room %s: %s refused on a copy at version %d, stored %d; deciding again on the stored room",
+                room.id,
+                error.code,
+                room.version,
+                stored,
+            )
         self.rooms.hear(room.id, stored)
         room = await self.rooms.load(room.id, fresh=True)
         return room, room.decide(player, action)
