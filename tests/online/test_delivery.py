@@ -370,3 +370,48 @@ def test_the_rooms_per_hour_limit_counts_every_process_together(tmp_path, run):
             assert refused.value.code == "rate_limited"
 
     run(scenario())
+
+
+async def announced(service: OnlineService, condition: Callable[[], bool]) -> None:
+    """Wait until ``service`` has heard the other process's presence that makes ``condition`` true."""
+    async with asyncio.timeout(30):
+        while not condition():
+            await asyncio.sleep(0.01)
+
+
+def test_a_seat_on_two_processes_shares_one_message_rate(tmp_path, run):
+    async def scenario() -> None:
+        async with two_processes(tmp_path, messages_per_second=10, message_burst=20) as pair:
+            for service in (pair.a, pair.b):
+                service.clock = lambda: 1000.0  # one counting window for the whole test
+            second_tab = Player(pair.b)  # Black's seat, now also on White's process
+            await second_tab.hello(pair.black_seat)
+            await announced(pair.a, lambda: pair.a.hub.seat_elsewhere(pair.room, 1))
+            allowed = [await pair.a.allow_message(pair.black.client) for _ in range(15)]
+            allowed += [await pair.b.allow_message(second_tab.client) for _ in range(15)]
+            # Each process alone would allow its 15 (a burst of 20); together the seat has 20 per window.
+            assert allowed.count(True) == 20 and allowed[:15] == [True] * 15
+            # White, alone on one process, is not counted in Redis and keeps its own rate.
+            assert all([await pair.b.allow_message(pair.white.client) for _ in range(20)])
+            assert not any(key.endswith(":2:500") for key in pair.bus.counters)
+            await second_tab.leave()
+
+    run(scenario())
+
+
+def test_the_spectator_limit_counts_the_spectators_of_every_process(tmp_path, run):
+    async def scenario() -> None:
+        async with two_processes(tmp_path, spectators_per_room=1) as pair:
+            watcher = Player(pair.a)
+            await pair.a.connect(watcher.client, pair.room, Hello())
+            await announced(pair.b, lambda: pair.b.hub.spectators(pair.room) == 1)
+            with pytest.raises(ProtocolError) as refused:
+                await pair.b.connect(Player(pair.b).client, pair.room, Hello())
+            assert refused.value.code == "room_crowded"
+            await watcher.leave()
+            await announced(pair.b, lambda: pair.b.hub.spectators(pair.room) == 0)
+            second = Player(pair.b)
+            await pair.b.connect(second.client, pair.room, Hello())
+            await second.leave()
+
+    run(scenario())

@@ -26,7 +26,7 @@ class OnlineConfig:
     hello_timeout: float = 10.0
     #: Messages queued for a slow client before it is disconnected (it reconnects and catches up).
     send_queue: int = 256
-    #: Spectators one process lets into a room (players always get in).
+    #: Spectators a room takes, counting those the other processes announced (players always get in).
     spectators_per_room: int = 200
     #: Events a room may hold; past it, the players are asked to create a new room.
     max_room_events: int = 50_000

@@ -151,7 +151,7 @@ async def _serve(service: OnlineService, client: Client, websocket: WebSocket) -
         if frame is None:
             return
         try:
-            if not client.bucket.allow():
+            if not await service.allow_message(client):
                 raise ProtocolError("rate_limited", "too many messages; slow down")
             message = parse(frame)
             await HANDLERS[type(message)](service, client, message)

@@ -174,7 +174,13 @@ class Hub:
         self._presence_changed(room_id)
 
     def spectators(self, room_id: str) -> int:
-        return sum(client.player is None for client in self.clients.get(room_id, ()))
+        """The room's spectators: those here, and those the other processes last announced."""
+        here = sum(client.player is None for client in self.clients.get(room_id, ()))
+        return here + self._announced(room_id, others_only=True)["spectators"]
+
+    def seat_elsewhere(self, room_id: str, player: int) -> bool:
+        """Whether another process announced a connection of this seat recently."""
+        return self._announced(room_id, others_only=True)[str(player)] > 0
 
     async def welcome(self, client: Client, room: Room, last_event: int | None) -> None:
         """Send ``client`` the room's state, with the events it missed since ``last_event``."""
@@ -252,14 +258,20 @@ class Hub:
     async def _publish_presence(self, room_id: str) -> None:
         await self._broadcast(PresenceBroadcast(room_id, self.origin, self.clock(), self._local_counts(room_id)))
 
-    def presence(self, room_id: str) -> Presence:
-        """Who is connected to a room, over every process heard from recently."""
+    def _announced(self, room_id: str, others_only: bool = False) -> dict[str, int]:
+        """Connection counts of a room as the processes (``others_only``: but this one)
+        announced them within ``PRESENCE_TTL``."""
         now = self.clock()
         total = {"1": 0, "2": 0, "spectators": 0}
-        for at, counts in self._presence.get(room_id, {}).values():
-            if now - at <= PRESENCE_TTL:
+        for origin, (at, counts) in self._presence.get(room_id, {}).items():
+            if now - at <= PRESENCE_TTL and not (others_only and origin == self.origin):
                 for key in total:
                     total[key] += counts.get(key, 0)
+        return total
+
+    def presence(self, room_id: str) -> Presence:
+        """Who is connected to a room, over every process heard from recently."""
+        total = self._announced(room_id)
         room = self.rooms.cached(room_id)
         colors = {} if room is None else {color: total[str(player)] > 0 for color, player in room.sides.items()}
         return Presence({"1": total["1"] > 0, "2": total["2"] > 0}, total["spectators"], colors)

@@ -36,6 +36,9 @@ log = logging.getLogger("kingme.online")
 
 #: Seat tokens carry 192 random bits.
 TOKEN_BYTES = 24
+#: Seconds of the window in which a seat connected through several processes has its messages
+#: counted by all of them together (``KINGME_MESSAGES_PER_SECOND`` times this many per window).
+RATE_WINDOW = 2
 
 
 @dataclass(frozen=True)
@@ -142,6 +145,20 @@ class OnlineService:
 
     async def disconnect(self, client: Client) -> None:
         await self.hub.remove(client)
+
+    async def allow_message(self, client: Client) -> bool:
+        """Whether the client may send another message now: within its seat's rate here (a
+        spectator's: its connection's) and, while the seat is also connected through another
+        process, within the seat's rate counted by every process together in Redis, per
+        ``RATE_WINDOW`` seconds. Redis is asked only then, so a hung Redis delays nobody else."""
+        if not client.bucket.allow():
+            return False
+        room_id, player = client.room_id, client.player
+        if room_id is None or player is None or not self.hub.seat_elsewhere(room_id, player):
+            return True
+        window = int(self.clock() // RATE_WINDOW)
+        counted = await self.pubsub.count(f"kingme:messages:{room_id}:{player}:{window}", 2 * RATE_WINDOW)
+        return counted is None or counted <= self.config.messages_per_second * RATE_WINDOW
 
     # -- WebSocket: requests ---------------------------------------------------------------
 
