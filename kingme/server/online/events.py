@@ -76,66 +76,64 @@ class Moved(RoomEvent):
 
 
 @dataclass(frozen=True)
-class UndoRequested(RoomEvent):
+class ByColor(RoomEvent):
+    """An event whose only data is the colour of the player it comes from."""
+
+    color: Color
+
+
+@dataclass(frozen=True)
+class UndoRequested(ByColor):
     kind = "undo_requested"
-    color: Color
 
 
 @dataclass(frozen=True)
-class UndoDeclined(RoomEvent):
+class UndoDeclined(ByColor):
     kind = "undo_declined"
-    color: Color
 
 
 @dataclass(frozen=True)
-class UndoAccepted(RoomEvent):
+class UndoAccepted(ByColor):
     """An undo accepted by ``color``: ``plies`` moves are taken back (the asker's last move, and
     the reply to it if any)."""
 
     kind = "undo_accepted"
-    color: Color
     plies: int
 
 
 @dataclass(frozen=True)
-class Resigned(RoomEvent):
+class Resigned(ByColor):
     kind = "resigned"
-    color: Color
 
 
 @dataclass(frozen=True)
-class DrawOffered(RoomEvent):
+class DrawOffered(ByColor):
     kind = "draw_offered"
-    color: Color
 
 
 @dataclass(frozen=True)
-class DrawDeclined(RoomEvent):
+class DrawDeclined(ByColor):
     kind = "draw_declined"
-    color: Color
 
 
 @dataclass(frozen=True)
-class DrawAgreed(RoomEvent):
+class DrawAgreed(ByColor):
     kind = "draw_agreed"
-    color: Color
 
 
 @dataclass(frozen=True)
-class PlayAgainRequested(RoomEvent):
+class PlayAgainRequested(ByColor):
     """The first player to ask for another game (``keep_sides``: with the same colours)."""
 
     kind = "play_again_requested"
-    color: Color
     keep_sides: bool
 
 
 @dataclass(frozen=True)
-class NewGame(RoomEvent):
-    """Both players asked: game ``game_no`` starts with ``sides``."""
+class NewGame(ByColor):
+    """Both players asked (``color`` the second): game ``game_no`` starts with ``sides``."""
 
     kind = "new_game"
-    color: Color
     keep_sides: bool
     sides: dict[str, int]
     game_no: int
