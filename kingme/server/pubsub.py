@@ -227,7 +227,7 @@ class RedisPubSub:
                 value, _ = await pipeline.execute()
             return int(value)
         except Exception as error:
-            log.warning("counting %s in Redis failed (%s); this process counts alone", key, error)
+            log.warning("counting %s in Redis failed (%r); this process counts alone", key, error)
             return None
 
     async def _send(self) -> None:

@@ -11,7 +11,7 @@ from kingme.server.online.bench import bench_online, check_loopback, check_run, 
 
 def test_the_online_benchmark_plays_games_and_reports_round_trips():
     figures = in_thread(bench_online, games=2, seconds=1.5, think=0.05)
-    assert figures.errors == 0 and len(figures.round_trips) > 4
+    assert not figures.errors and len(figures.round_trips) > 4
     report = figures.report()
     assert "moves/s" in report and "p99" in report
 

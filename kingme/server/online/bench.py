@@ -27,11 +27,14 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 from urllib.parse import urlsplit
+
+from websockets.exceptions import ConnectionClosed
 
 from kingme.server.gc_tuning import tune_for_many_live_objects
 from kingme.server.online.client import RoomClient, http_json
@@ -52,7 +55,8 @@ class Figures:
     games: int
     seconds: float = 0.0
     round_trips: list[float] = field(default_factory=list)
-    errors: int = 0
+    #: Moves refused (by their error code) and games that ended in an exception (by its type).
+    errors: Counter[str] = field(default_factory=Counter)
     finished_games: int = 0
     #: CPU seconds the server process used while the games were played (when the bench started it).
     server_cpu: float | None = None
@@ -64,8 +68,11 @@ class Figures:
 
     def report(self) -> str:
         moves = len(self.round_trips)
+        errors = sum(self.errors.values())
+        kinds = ", ".join(f"{kind} {count}" for kind, count in self.errors.most_common())
+        errors_text = f"{errors}" + (f" ({kinds})" if kinds else "")
         if not moves:
-            return f"online: {self.games} games: no move completed ({self.errors} errors)"
+            return f"online: {self.games} games: no move completed (errors: {errors_text})"
         ordered = sorted(self.round_trips)
         p50 = statistics.median(ordered) * 1000
         p99 = ordered[min(moves - 1, int(moves * 0.99))] * 1000
@@ -73,7 +80,7 @@ class Figures:
             f"online: {self.games} games ({2 * self.games} connections) on {self.processes} server "
             f"process{'es' if self.processes > 1 else ''} for {self.seconds:.1f} s\n"
             f"moves: {moves} ({moves / self.seconds:.0f} moves/s), games finished: {self.finished_games}, "
-            f"errors: {self.errors}\n"
+            f"errors: {errors_text}\n"
             f"stalled games (a move acknowledged, not seen by the opponent within {STALL_SECONDS:.0f} s): "
             f"{len(self.stalled_games)}\n"
             f"move round-trip: p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {ordered[-1] * 1000:.1f} ms"
@@ -233,7 +240,7 @@ async def _game(
         await mover.send({"type": "move", "id": f"p{ply}", "move": move})
         answer = await _answer(mover)
         if answer["type"] == "error":
-            figures.errors += 1
+            figures.errors[answer["code"]] += 1
             await mover.send({"type": "sync"})
             await mover.receive("welcome")
             latest = mover
@@ -273,9 +280,17 @@ async def run_bench(
     cpu_after = _cpu(servers)
     if cpu_before is not None and cpu_after is not None:
         figures.server_cpu = cpu_after - cpu_before
-    figures.errors += sum(isinstance(result, BaseException) for result in results)
+    figures.errors.update(_named(result) for result in results if isinstance(result, BaseException))
     await asyncio.gather(*(client.close() for table in tables for client in table), return_exceptions=True)
     return figures
+
+
+def _named(error: BaseException) -> str:
+    """An error as the report counts it: its type, and a closed connection's close code and reason."""
+    if isinstance(error, ConnectionClosed):
+        close = error.rcvd or error.sent
+        return f"{type(error).__name__} {close.code} {close.reason}".rstrip() if close else type(error).__name__
+    return type(error).__name__
 
 
 def _cpu(servers: Sequence[ServerProcess]) -> float | None:
