@@ -54,6 +54,12 @@ class Piece:
 # A position's identity for repetition: the placement of both colours, kings, and who moves.
 PositionKey = tuple[int, int, int, bool]
 
+
+def _move_order(move: Move) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The fields that order moves (``Move`` is ``order=True``), as one tuple to sort by."""
+    return (move.path, move.captures)
+
+
 _MOVE_TEXT = re.compile(r"^\s*(\d{1,3})(?:\s*[-xX:]\s*(\d{1,3}))+\s*$")
 
 
@@ -124,6 +130,10 @@ class Board:
 
     def legal_moves(self) -> list[Move]:
         """Every legal move, sorted by path. Capture routes are listed whole."""
+        return list(self._legal())
+
+    def _legal(self) -> list[Move]:
+        """The legal moves, kept until the position changes: the list itself, not to be changed."""
         key = self.key()
         if self._cache is None or self._cache[0] != key:
             own, opp = self.sides()
@@ -134,8 +144,9 @@ class Board:
                     moves.append(Move((from_bit.bit_length(), to_bit.bit_length())))
                 else:
                     moves.append(Move.from_path(tuple(i + 1 for i in path)))
-            self._cache = (key, sorted(moves))
-        return list(self._cache[1])
+            moves.sort(key=_move_order)  # Move's own order, without its comparison methods' cost
+            self._cache = (key, moves)
+        return self._cache[1]
 
     def is_capture_required(self) -> bool:
         """True when the side to move must capture (American rules, a capture available)."""
@@ -156,14 +167,14 @@ class Board:
         Move(path=(9, 18, 27), captures=(14, 23))
         """
         wanted = tuple(path)
-        for move in self.legal_moves():
+        for move in self._legal():
             if move.path == wanted:
                 return move
         raise IllegalMoveError(f"the path {list(wanted)} is not a legal move for {self.turn}")
 
     def push(self, move: Move) -> None:
         """Play ``move``; raise ``IllegalMoveError`` (and change nothing) if it is not legal."""
-        if move not in self.legal_moves():
+        if move not in self._legal():
             raise IllegalMoveError(f"{move} is not a legal move for {self.turn} in {self.fen()}")
         own, opp = self.sides()
         from_bit, to_bit = 1 << (move.from_square - 1), 1 << (move.to_square - 1)
@@ -201,7 +212,7 @@ class Board:
         for square in squares:
             if not 1 <= square <= 32:
                 raise IllegalMoveError(f"{text.strip()!r}: square {square} is off the board (squares are 1-32)")
-        every = self.legal_moves()
+        every = self._legal()
         legal = [m for m in every if m.is_capture] if re.search(r"[xX:]", text) else every
         exact = [m for m in legal if m.path == squares]
         if exact:

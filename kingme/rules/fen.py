@@ -59,15 +59,18 @@ def parse_fen(fen: str) -> Position:
         raise FenError(f"FEN {fen!r} must start with the side to move, B or W")
     if len(parts) != 3:
         raise FenError(f"FEN {fen!r} must have three parts separated by ':' (turn, White's pieces, Black's)")
-    boards = {"B": [0, 0], "W": [0, 0]}  # colour -> [pieces, kings]
+    pieces = {"B": 0, "W": 0}  # colour -> its squares as a bitboard
+    kings = 0
     seen: set[str] = set()
     for section in parts[1:]:
         colour = section[:1].upper()
-        if colour not in boards:
+        if colour not in pieces:
             raise FenError(f"FEN {fen!r}: the section {section!r} must start with W or B")
         if colour in seen:
             raise FenError(f"FEN {fen!r} gives the {'white' if colour == 'W' else 'black'} pieces twice")
         seen.add(colour)
+        occupied = pieces["B"] | pieces["W"]
+        own = 0
         for item in filter(None, section[1:].split(",")):
             king = item[:1].upper() == "K"
             body = item[1:] if king else item
@@ -76,18 +79,18 @@ def parse_fen(fen: str) -> Position:
             last = _square(high, fen) if sep else first
             if last < first:
                 raise FenError(f"FEN {fen!r}: the range {item!r} runs backwards")
-            for square in range(first, last + 1):
-                bit = 1 << (square - 1)
-                if (boards["B"][0] | boards["W"][0]) & bit:
-                    raise FenError(f"FEN {fen!r} puts two pieces on square {square}")
-                boards[colour][0] |= bit
-                if king:
-                    boards[colour][1] |= bit
-    black, white = boards["B"][0], boards["W"][0]
-    kings = boards["B"][1] | boards["W"][1]
-    for name, pieces in (("black", black), ("white", white)):
-        if pieces.bit_count() > 12:
-            raise FenError(f"FEN {fen!r} gives {name} {pieces.bit_count()} pieces; a side has at most 12")
+            bits = (1 << last) - (1 << (first - 1))  # squares first..last
+            if (occupied | own) & bits:
+                square = ((occupied | own) & bits & -((occupied | own) & bits)).bit_length()
+                raise FenError(f"FEN {fen!r} puts two pieces on square {square}")
+            own |= bits
+            if king:
+                kings |= bits
+        pieces[colour] = own
+    black, white = pieces["B"], pieces["W"]
+    for name, side in (("black", black), ("white", white)):
+        if side.bit_count() > 12:
+            raise FenError(f"FEN {fen!r} gives {name} {side.bit_count()} pieces; a side has at most 12")
     for name, men, row in (("black", black & ~kings, BLACK_CROWN), ("white", white & ~kings, WHITE_CROWN)):
         if men & row:
             square = (men & row & -(men & row)).bit_length()
@@ -96,7 +99,13 @@ def parse_fen(fen: str) -> Position:
 
 
 def _squares(bits: int) -> list[int]:
-    return [i + 1 for i in range(32) if bits >> i & 1]
+    """The squares of a bitboard, in order."""
+    squares = []
+    while bits:
+        lowest = bits & -bits
+        squares.append(lowest.bit_length())
+        bits ^= lowest
+    return squares
 
 
 def format_fen(position: Position) -> str:
