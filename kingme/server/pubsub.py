@@ -219,6 +219,8 @@ class RedisPubSub:
         self._wake.set()
 
     async def count(self, key: str, seconds: int) -> int | None:
+        if self._publish_failing or not self._connected.is_set():
+            return None  # Redis is known to be away (and said so): count alone rather than wait for it
         try:
             async with asyncio.timeout(self.options.timeout):
                 pipeline = self._redis.pipeline(transaction=True)
