@@ -32,26 +32,24 @@ def test_an_unknown_room_is_404_and_a_full_one_409_in_the_one_shape(server):
     assert (status, body["code"]) == (409, "room_full")
 
 
-def test_storage_that_fails_is_answered_503_and_nothing_is_created(server, monkeypatch):
-    async def away(*_args: object) -> None:
-        raise StorageError("cannot reach the postgresql database: connection refused")
+@pytest.mark.parametrize(
+    ("failure", "status", "code"),
+    [
+        (StorageError("cannot reach the postgresql database: connection refused (secret)"), 503, "unavailable"),
+        (RuntimeError("a bug with a secret inside"), 500, "internal_error"),
+    ],
+    ids=["storage away", "a bug"],
+)
+def test_a_failure_is_answered_in_the_one_shape_without_its_details(server, monkeypatch, failure, status, code):
+    async def failing(*_args: object) -> None:
+        raise failure
 
-    monkeypatch.setattr(server.service.rooms.store, "create", away)
-    monkeypatch.setattr(server.service.rooms.store, "load", away)
-    status, body = http_json("POST", f"{server.http}/api/rooms", {"side": "black"})
-    assert (status, body["code"]) == (503, "unavailable") and "try again" in body["error"]
-    status, body = http_json("GET", f"{server.http}/api/rooms/{ROOM}")
-    assert (status, body["code"]) == (503, "unavailable")
-
-
-def test_an_unexpected_failure_is_answered_500_without_a_traceback(server, monkeypatch):
-    async def broken(*_args: object) -> None:
-        raise RuntimeError("a bug with a secret inside")
-
-    monkeypatch.setattr(server.service.rooms.store, "load", broken)
-    status, body = http_json("GET", f"{server.http}/api/rooms/{ROOM}")
-    assert (status, body["code"]) == (500, "internal_error")
-    assert "secret" not in body["error"] and "Traceback" not in body["error"]
+    for call in ("create", "load"):
+        monkeypatch.setattr(server.service.rooms.store, call, failing)
+    for method, path, body in (("POST", "/api/rooms", {"side": "black"}), ("GET", f"/api/rooms/{ROOM}", None)):
+        answered, refusal = http_json(method, f"{server.http}{path}", body)
+        assert (answered, refusal["code"], set(refusal)) == (status, code, {"error", "code"})
+        assert "try again" in refusal["error"] and "secret" not in refusal["error"]
 
 
 def test_a_database_error_of_the_driver_becomes_a_storage_error_with_its_cause(tmp_path, run):
