@@ -4,3 +4,14 @@
 export function navigate(path) {
   if (window.location.pathname !== path) window.history.pushState(null, "", path);
 }
+
+// A room's page is /room/ID (links written /?room=ID by older pages still open it).
+export function roomInUrl() {
+  const path = window.location.pathname.match(/^\/room\/([^/]+)\/?$/);
+  const id = path ? path[1] : new URLSearchParams(window.location.search).get("room");
+  return id && /^[A-Za-z0-9_-]{1,64}$/.test(id) ? id : null;
+}
+
+export function roomPath(id) {
+  return `/room/${encodeURIComponent(id)}`;
+}

@@ -11,7 +11,6 @@ import { api, request } from "./api.js";
 import { applyTo, t } from "./i18n.js";
 import { begin, colorName, failed, session, setMode, subscribe } from "./session.js";
 import { load, save } from "./store.js";
-import { openPuzzle, renderPuzzle } from "./puzzle.js";
 import { extendStreak, streakNow } from "./streak.js";
 
 const DAILY_SEED = /^daily-(\d{4}-\d{2}-\d{2})$/;
@@ -143,10 +142,14 @@ function button(mode, testid, key) {
 function follow() {
   const puzzle = window.location.pathname.match(/^\/puzzle(?:\/([A-Za-z0-9_-]+))?\/?$/);
   if (window.location.pathname === "/daily") openDailyGame();
-  else if (puzzle) {
-    setMode("daily-puzzle");
-    openPuzzle(puzzle[1] ? { id: puzzle[1] } : {});
-  } else setMode("play");
+  else if (puzzle) showPuzzle(puzzle[1] ? { id: puzzle[1] } : {});
+  else setMode("play");
+}
+
+// The puzzle view's module is loaded the first time the view is shown.
+function showPuzzle(which = {}) {
+  setMode("daily-puzzle");
+  import("./puzzle.js").then((puzzle) => puzzle.openPuzzle(which)).catch(failed);
 }
 
 function buildPanel() {
@@ -186,15 +189,11 @@ export function mountDailies() {
       setMode("play");
       if (!session.remote) navigate(dailyDay(session.match?.record) ? "/daily" : "/");
     } else if (mode === "daily-game") openDailyGame();
-    else if (mode === "daily-puzzle") {
-      setMode("daily-puzzle");
-      openPuzzle();
-    }
+    else if (mode === "daily-puzzle") showPuzzle();
   });
   subscribe(() => {
     sync();
     renderPanel();
-    renderPuzzle();
   });
   sync();
   follow();

@@ -2,18 +2,17 @@
 // board, connects the page's events to the session's actions (session.js, the only code that
 // changes the state) and renders every panel from the state after each change.
 
-import { api, request } from "./api.js";
+import { roomInUrl } from "./address.js";
+import { request } from "./api.js";
 import { BoardView } from "./board.js";
 import { boardView, squareLabel } from "./boardview.js";
 import { applyTo, setLanguage, t } from "./i18n.js";
 import { mountHelp } from "./help.js";
-import { mountPdn } from "./pdn.js";
 import { mountDailies } from "./daily.js";
-import { mountOnline, openLink, renderRoom, roomInUrl } from "./online.js";
 import * as panels from "./panels.js";
 import * as play from "./session.js";
 import { colorName, session } from "./session.js";
-import { chooseSeed, fillSetupOptions, formConfig, loadSetupForm, mountSetup, renderSetup, showSetupFor } from "./setup.js";
+import { chooseSeed, fillSetupOptions, loadSetupForm, mountSetup, renderSetup, showSetupFor } from "./setup.js";
 import * as sound from "./sound.js";
 import { storageAvailable } from "./store.js";
 import { BOARD_THEMES, PIECE_THEMES } from "./themes.js";
@@ -44,7 +43,6 @@ function render(current) {
   panels.renderResult(current);
   panels.renderTotals(current);
   renderSetup();
-  renderRoom();
 }
 
 // ---- what the session asks of the page -------------------------------------------------------
@@ -199,6 +197,10 @@ function wire() {
   });
   document.addEventListener("visibilitychange", () => { if (document.hidden) pause(); });
   window.addEventListener("blur", pause);
+  // PDN export and import are loaded when first asked for.
+  const pdn = (action) => () => import("./pdn.js").then((module) => module[action]()).catch(play.failed);
+  $("export-pdn").addEventListener("click", pdn("exportGame"));
+  $("import-pdn").addEventListener("click", pdn("importGame"));
   $("open-settings").addEventListener("click", () => $("settings-dialog").showModal());
   $("open-help").addEventListener("click", () => $("help-dialog").showModal());
   document.addEventListener("pointerdown", () => sound.unlock(), { once: true });
@@ -210,24 +212,16 @@ async function main() {
   play.configure(server, language);
   applyPrefs();
   wire();
-  const effects = { animate: (path, captures, piece) => board.animate(path, captures, piece), announce };
-  play.attach({ ...effects, begun: () => board.focus() });
+  play.attach({ animate: (path, captures, piece) => board.animate(path, captures, piece), announce, begun: () => board.focus() });
   play.subscribe(render);
   fillPrefOptions();
   fillSetupOptions();
   loadSetupForm(session.prefs.setup);
   $("storage-warning").hidden = storageAvailable;
   mountHelp($("help-tabs"), $("help-content"));
-  mountPdn({
-    api, t, colorName,
-    current: () => (session.match && session.state ? { record: session.match.record, config: session.match.config, history: session.state.history } : null),
-    formConfig,
-    onLoad: (next, config) => play.begin(config, next),
-    onError: play.failed,
-  });
-  mountOnline(effects);
+  // A room's address: the online driver is loaded for it (and only for a room).
   const room = roomInUrl();
-  if (!(room && await openLink(room))) {
+  if (!(room && await (await import("./online.js")).openLink(room))) {
     if (await play.restore()) loadSetupForm({ ...session.match.config, seed: session.prefs.setup.seed });
     else await play.preview();
   }

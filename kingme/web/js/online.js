@@ -5,12 +5,14 @@
 // driver that the session plays through (session.remote). It says whether this browser may move
 // or resign and who is present, sends the moves and requests, and hands every state the server
 // announces to the session's actions. It writes only the room's own panel, never another
-// module's part of the page. The server checks everything; the page only shows its answers.
+// module's part of the page. It is loaded when a room is opened or created, and wires its panel
+// as it loads. The server checks everything; the page only shows its answers.
 // Nothing received is inserted as HTML.
 
+import { roomInUrl, roomPath } from "./address.js";
 import { http } from "./api.js";
 import { t } from "./i18n.js";
-import { adopt, changed, colorName, enterRoom, moveRefused, showError } from "./session.js";
+import { adopt, animate, announce, changed, colorName, enterRoom, moveRefused, showError, subscribe } from "./session.js";
 import * as sound from "./sound.js";
 import { load, remove, save } from "./store.js";
 
@@ -23,8 +25,6 @@ const FINAL_CLOSES = { 4401: "bad_token", 4404: "unknown_room", 4410: "expired" 
 
 const $ = (id) => document.getElementById(id);
 
-// effects (from the page): animate(path, captures, piece) and announce(text).
-let effects;
 // The open room, or null. See openRoom() for its fields.
 let room = null;
 
@@ -43,17 +43,6 @@ function moveId() {
   const bytes = new Uint8Array(16);
   window.crypto.getRandomValues(bytes);
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
-}
-
-// A room's page is /room/ID (links written /?room=ID by older pages still open it).
-export function roomInUrl() {
-  const path = window.location.pathname.match(/^\/room\/([^/]+)\/?$/);
-  const id = path ? path[1] : new URLSearchParams(window.location.search).get("room");
-  return id && /^[A-Za-z0-9_-]{1,64}$/.test(id) ? id : null;
-}
-
-function roomPath(id) {
-  return `/room/${encodeURIComponent(id)}`;
 }
 
 function inviteUrl(id) {
@@ -252,14 +241,14 @@ async function eventReceived(current, message) {
     if (current.pending?.id === data.id) current.pending = null;
     current.notice = ""; // a move also clears pending offers and requests
     const piece = before?.board[String(data.path[0])];
-    if (!current.sent.has(data.id) && piece) await effects.animate(data.path, data.captures, piece);
+    if (!current.sent.has(data.id) && piece) await animate(data.path, data.captures, piece);
     if (room === current) adopt(game(), { moved: true });
     return;
   }
   current.notice = noticeFor(kind, data, mine);
   if (current.notice && data.color && data.color !== mine) sound.play("select");
   adopt(game());
-  if (current.notice) effects.announce(current.notice);
+  if (current.notice) announce(current.notice);
 }
 
 function noticeFor(kind, data, mine) {
@@ -379,7 +368,7 @@ function scoreText(state, mine) {
 }
 
 // The room's panel, rendered after every change of the session.
-export function renderRoom() {
+function renderRoom() {
   if (!room?.state) return;
   const state = room.state;
   const mine = myColor();
@@ -429,9 +418,7 @@ async function copyLink() {
   window.setTimeout(() => { $("copy-link").textContent = t("online.copy"); }, 2000);
 }
 
-// given: the page's effects, animate(path, captures, piece) and announce(text).
-export function mountOnline(given) {
-  effects = given;
+function mount() {
   $("copy-link").addEventListener("click", copyLink);
   $("invite-link").addEventListener("focus", () => $("invite-link").select());
   const request = (type) => () => {
@@ -459,3 +446,6 @@ export function mountOnline(given) {
     if (id && id !== room?.id) openLink(id);
   });
 }
+
+mount();
+subscribe(renderRoom);

@@ -12,7 +12,7 @@ import { BoardView } from "./board.js";
 import { boardView, pick, squareLabel } from "./boardview.js";
 import { routesFrom } from "./routes.js";
 import { applyTo, t } from "./i18n.js";
-import { colorName, failed, session } from "./session.js";
+import { colorName, failed, session, subscribe } from "./session.js";
 import { load, save } from "./store.js";
 import { extendStreak, streakNow } from "./streak.js";
 
@@ -52,7 +52,7 @@ function puzzleTitle(title) {
   return title;
 }
 
-export function renderPuzzle() {
+function renderPuzzle() {
   if (!game.puzzle) return;
   const { puzzle } = game;
   board.setOrientation(puzzle.solver === "black");
@@ -245,6 +245,7 @@ function build() {
   document.querySelector("main.layout").after(view);
   board = new BoardView(view.querySelector("#puzzle-board"), { onActivate: activate, onEscape: () => { game.partial = []; renderPuzzle(); } });
   view.querySelector("#puzzle-hint").addEventListener("click", hint);
+  subscribe(renderPuzzle); // new words or preferences
   view.querySelector("#puzzle-by-id").addEventListener("submit", (event) => {
     event.preventDefault();
     const id = view.querySelector("#puzzle-id").value.trim();

@@ -62,6 +62,15 @@ export function attach(given) {
   effects = given;
 }
 
+// For the online driver: a move the room announces is played out on the board and announced.
+export function animate(path, captures, piece) {
+  return effects.animate(path, captures, piece);
+}
+
+export function announce(text) {
+  effects.announce(text);
+}
+
 // Every action ends here: the panels render their parts from the new state.
 export function changed() {
   for (const listener of listeners) listener(session);

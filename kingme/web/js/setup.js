@@ -3,8 +3,7 @@
 // games through the session's actions.
 
 import { entry, t } from "./i18n.js";
-import { createRoom } from "./online.js";
-import { active, colorName, DEFAULT_SETUP, dailyInPlay, isDaily, rememberSetup, session, start, vsComputer } from "./session.js";
+import { active, colorName, DEFAULT_SETUP, dailyInPlay, failed, isDaily, rememberSetup, session, start, vsComputer } from "./session.js";
 import * as sound from "./sound.js";
 
 const $ = (id) => document.getElementById(id);
@@ -121,7 +120,7 @@ export function mountSetup(confirm) {
     if ($("start").disabled) return;
     remember();
     const config = formConfig();
-    if (config.opponent === "online") createRoom(config);
+    if (config.opponent === "online") import("./online.js").then((online) => online.createRoom(config)).catch(failed);
     else start(config);
   });
   for (const name of ["opponent", "side", "rules", "position"]) {
