@@ -62,7 +62,7 @@ NOT_RUN = {
     "kingme tune fit": "needs the games of tune selfplay",
     "kingme book build": "hours of searches into the package's opening book",
     "kingme book build --nodes 4000000": "an hour of searches into the package's opening book",
-    "kingme bench startup": "starts fifty processes: run by hand",
+    "kingme bench startup --runs 10": "starts a hundred processes: run by hand",
 }
 #: Shell lines of the README that are not kingme commands, and why they are not run here.
 OTHER_LINES = {
