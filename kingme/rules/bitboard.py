@@ -19,7 +19,9 @@ indices for a capture. Keeping ordinary moves path-free keeps the perft loop che
 
 from __future__ import annotations
 
-MASK32 = 0xFFFFFFFF
+#: The dark squares, numbered 1 to ``SQUARES`` in text; bit ``n - 1`` is square ``n``.
+SQUARES = 32
+MASK32 = (1 << SQUARES) - 1
 
 #: ``(from_bit, to_bit, captured_mask, path)``: see *raw move* above.
 RawMove = tuple[int, int, int, tuple[int, ...] | None]
@@ -50,7 +52,7 @@ def _bits(indices: object) -> int:
     return mask
 
 
-EVEN_ROWS = _bits(i for i in range(32) if (i // 4) % 2 == 0)
+EVEN_ROWS = _bits(i for i in range(SQUARES) if (i // 4) % 2 == 0)
 ODD_ROWS = MASK32 ^ EVEN_ROWS
 #: Squares where a man of each colour is crowned: the far row from where it starts.
 BLACK_CROWN = _bits(range(28, 32))
@@ -66,7 +68,7 @@ def crown_row(black: bool) -> int:
 def _step_mask(directions: tuple[tuple[int, int], ...], shift: int) -> int:
     """Squares whose neighbour in one of ``directions`` is ``shift`` indices away."""
     mask = 0
-    for i in range(32):
+    for i in range(SQUARES):
         r, c = row_col(i)
         for dr, dc in directions:
             j = _index(r + dr, c + dc)
@@ -83,7 +85,7 @@ UP3, UP4, UP5 = (_step_mask(UP_DIRECTIONS, s) for s in (3, 4, 5))
 def _jump_mask(directions: tuple[tuple[int, int], ...], shift: int) -> int:
     """Squares from which a jump in one of ``directions`` lands ``shift`` indices away."""
     mask = 0
-    for i in range(32):
+    for i in range(SQUARES):
         r, c = row_col(i)
         for dr, dc in directions:
             j = _index(r + 2 * dr, c + 2 * dc)
@@ -99,7 +101,7 @@ UP_JUMP7, UP_JUMP9 = _jump_mask(UP_DIRECTIONS, 7), _jump_mask(UP_DIRECTIONS, 9)
 def _jump_table(directions: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, int, int], ...], ...]:
     """For every square, its possible jumps as (over_bit, land_bit, land_index)."""
     table = []
-    for i in range(32):
+    for i in range(SQUARES):
         r, c = row_col(i)
         jumps = []
         for dr, dc in directions:

@@ -103,7 +103,7 @@ class Board:
 
     def pieces(self) -> dict[int, Piece]:
         """Every occupied square and its piece."""
-        return {square: piece for square in range(1, 33) if (piece := self.piece_at(square))}
+        return {square: piece for square in range(1, bitboard.SQUARES + 1) if (piece := self.piece_at(square))}
 
     def count(self, color: Color) -> int:
         """How many pieces ``color`` has, kings included."""
@@ -210,8 +210,10 @@ class Board:
             raise IllegalMoveError(f"{str(text)[:40]!r} is not move text such as 11-15 or 9x18x27")
         squares = tuple(int(s) for s in re.findall(r"\d+", text))
         for square in squares:
-            if not 1 <= square <= 32:
-                raise IllegalMoveError(f"{text.strip()!r}: square {square} is off the board (squares are 1-32)")
+            if not 1 <= square <= bitboard.SQUARES:
+                raise IllegalMoveError(
+                    f"{text.strip()!r}: square {square} is off the board (squares are 1-{bitboard.SQUARES})"
+                )
         every = self._legal()
         legal = [m for m in every if m.is_capture] if re.search(r"[xX:]", text) else every
         exact = [m for m in legal if m.path == squares]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kingme.rules.bitboard import BLACK_CROWN, WHITE_CROWN
+from kingme.rules.bitboard import BLACK_CROWN, SQUARES, WHITE_CROWN
 from kingme.rules.errors import FenError
 
 #: The largest FEN text accepted; a real position is under 120 characters.
@@ -34,8 +34,8 @@ def _square(text: str, fen: str) -> int:
     if not token.isdecimal():
         raise FenError(f"FEN {fen!r}: {token!r} is not a square number")
     square = int(token)
-    if not 1 <= square <= 32:
-        raise FenError(f"FEN {fen!r}: square {square} is off the board (squares are 1-32)")
+    if not 1 <= square <= SQUARES:
+        raise FenError(f"FEN {fen!r}: square {square} is off the board (squares are 1-{SQUARES})")
     return square
 
 
