@@ -69,6 +69,11 @@ COMMANDS = (
     Command("egdb probe", "the database's value of a position and of each move", "egdb_commands:probe_options"),
     Command("egdb verify", "check that every position agrees with its successors", "egdb_commands:verify_options"),
     Command(
+        "egdb estimate",
+        "CPU time of building the N-piece tables, from solving a sample of their slices",
+        "egdb_commands:estimate_options",
+    ),
+    Command(
         "tune selfplay", "play engine games and record their positions (resumable)", "engine_commands:selfplay_options"
     ),
     Command("tune fit", "fit the evaluation's weights to the recorded games", "engine_commands:fit_options"),

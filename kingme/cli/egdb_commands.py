@@ -22,6 +22,7 @@ from kingme.engine.egdb import (
     TooManyPieces,
     build,
     default_directory,
+    estimate_build,
     is_loss,
     is_win,
     load,
@@ -95,6 +96,22 @@ def _run_probe(args: argparse.Namespace) -> int:
     print(f"{board.fen()}: {_describe(value(tables, board), board.turn)}")
     for move in board.legal_moves():
         print(f"  {move!s:<12} {_describe(move_value(tables, board, move), board.turn)}")
+    return 0
+
+
+def _run_estimate(args: argparse.Namespace) -> int:
+    bar = ProgressBar("tables")
+    estimates = estimate_build(_directory(args), args.pieces, args.per_mille, lambda _, done, total: bar(done, total))
+    for estimate in estimates:
+        print(
+            f"  {estimate.material.name}  {estimate.sampled:>7,} of {estimate.slices:>9,} slices"
+            f" {estimate.seconds:7.2f} s  ->  {estimate.estimated:7.1f} CPU s"
+        )
+    total = sum(estimate.estimated for estimate in estimates)
+    print(
+        f"the {plural(len(estimates), 'table')} of {args.pieces} pieces: about {total:,.0f} CPU s"
+        f" ({total / 60:.1f} min) to solve on one core, from {args.per_mille} slices per thousand"
+    )
     return 0
 
 
@@ -187,6 +204,15 @@ def probe_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fen", required=True, help="position in PDN FEN (American rules)")
     _directory_option(parser)
     parser.set_defaults(run=_run_probe)
+
+
+def estimate_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--pieces", type=_pieces, required=True, help="the tables of this many pieces (2 to 6)")
+    parser.add_argument(
+        "--per-mille", type=whole_number(1, 1000), default=10, help="slices solved per thousand (default 10)"
+    )
+    _directory_option(parser)
+    parser.set_defaults(run=_run_estimate)
 
 
 def verify_options(parser: argparse.ArgumentParser) -> None:

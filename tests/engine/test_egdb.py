@@ -299,6 +299,7 @@ def test_probe_prints_the_value_of_the_position_and_of_each_move(
         (["probe", "--fen", "W:WK19,K23:B12,K28,Q"], "error"),
         (["probe", "--fen", "W:W5,6,7,8,9:B12,13,14"], "at most"),
         (["build", "--pieces", "9"], "--pieces: must be a whole number from 2 to 6"),
+        (["estimate", "--pieces", "4", "--per-mille", "0"], "--per-mille: must be a whole number from 1 to 1000"),
     ],
 )
 def test_bad_input_is_one_line_and_status_2(
@@ -330,3 +331,18 @@ def test_a_damaged_file_makes_probe_fail_with_status_2(
 def test_verify_command_reports_a_sound_database(built: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["egdb", "verify", "--pieces", "2", "--dir", str(built)]) == 0
     assert "sound" in capsys.readouterr().out
+
+
+def test_estimate_solves_a_sample_of_every_table_of_the_size_and_scales_it_up(
+    built: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["egdb", "estimate", "--pieces", "4", "--per-mille", "5", "--dir", str(built)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    four = [material for material in materials(4) if material.pieces == 4]
+    assert [line.split()[0] for line in lines[:-1]] == [material.name for material in four]
+    assert lines[-1].startswith(f"the {len(four)} tables of 4 pieces: about ")
+
+
+def test_estimate_needs_the_smaller_tables(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["egdb", "estimate", "--pieces", "4", "--dir", str(tmp_path)]) == 2
+    assert "missing" in capsys.readouterr().err

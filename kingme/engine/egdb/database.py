@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -13,6 +14,7 @@ import numpy as np
 from kingme.engine.egdb import build as builder
 from kingme.engine.egdb import storage, verify
 from kingme.engine.egdb.index import MATERIAL_IDS, Material, materials
+from kingme.engine.egdb.probe import DRAW_CODE
 from kingme.engine.egdb.storage import DatabaseError
 
 #: The most pieces ``build`` and ``load`` accept (2.6 billion positions, about 2.9 GB in memory).
@@ -50,6 +52,21 @@ class MaterialReport:
     seconds: float
     file_bytes: int
     reused: bool
+
+
+@dataclass(frozen=True)
+class BuildEstimate:
+    """What solving a sample of one largest-size table's slices cost, scaled to the whole table."""
+
+    material: Material
+    sampled: int
+    slices: int
+    seconds: float
+
+    @property
+    def estimated(self) -> float:
+        """CPU seconds the whole table should take (solving only; writing adds about a tenth)."""
+        return self.seconds * self.slices / self.sampled
 
 
 #: ``progress(material, slices done in it, its slices)`` during build and verify.
@@ -184,6 +201,38 @@ def _solve(tables: Tables, material: Material, progress: Progress | None) -> Non
         done += chunk.size
         if progress:
             progress(material, done, total)
+
+
+def estimate_build(
+    directory: Path, max_pieces: int, per_mille: int, progress: Progress | None = None
+) -> list[BuildEstimate]:
+    """The CPU time of building the ``max_pieces``-piece tables, from solving ``per_mille`` of
+    every such table's slices (at least one; a kings-only table has only one) with the smaller
+    tables loaded from ``directory`` (``MissingTable`` if absent). Positions a sampled slice
+    reaches in unsolved tables of its size read as draws, so the values are not kept and the
+    figure is a guide: how much work there is, not how it comes out."""
+    _check_pieces(max_pieces)
+    found, tables = _empty_tables(max_pieces)
+    estimates = []
+    for material in found:
+        if material.pieces < max_pieces:
+            storage.read_table(directory, material, _table(tables, material))
+        else:
+            _table(tables, material)[:] = DRAW_CODE
+    rng = random.Random(1)
+    largest = [material for material in found if material.pieces == max_pieces]
+    for number, material in enumerate(largest, start=1):
+        order = builder.slice_order(material)
+        sample = np.sort(np.array(rng.sample(order.tolist(), max(1, order.size * per_mille // 1000))))
+        descriptor = _descriptor(tables, material)
+        stats = np.zeros(builder.STAT_SIZE, dtype=np.int64)
+        builder.solve_slices(tables.offsets, tables.values, descriptor, sample[:0], stats)  # compiled first
+        started = time.process_time()
+        builder.solve_slices(tables.offsets, tables.values, descriptor, sample, stats)
+        estimates.append(BuildEstimate(material, sample.size, order.size, time.process_time() - started))
+        if progress:
+            progress(material, number, len(largest))
+    return estimates
 
 
 def verify_tables(tables: Tables, progress: Progress | None = None) -> dict[Material, int]:
