@@ -54,6 +54,16 @@ def test_the_stored_calendar_never_shows_a_puzzle_twice() -> None:
     assert stored_collection().schedule.last_day > INTRODUCED
 
 
+def test_the_calendar_command_lists_every_day_through_2028_without_a_repeat(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["puzzles", "calendar", "--from", "2026-01-01", "--to", "2028-12-31", "--today", "2026-12-01"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    ids = [line.split(" ", 1)[1] for line in lines]
+    assert len(lines) == 1096 and lines[-1].startswith("2028-12-31 ")
+    assert len(set(ids)) == len(ids)  # no puzzle twice, and so no day marked "(repeats ...)"
+
+
 def test_new_weeks_go_from_the_easiest_on_monday_to_the_hardest_on_sunday_with_varied_themes() -> None:
     collection = stored_collection()
     day = INTRODUCED + timedelta(1)
