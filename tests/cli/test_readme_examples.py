@@ -44,7 +44,6 @@ NOT_RUN = {
     "kingme puzzles verify": "21 minutes",
     "kingme puzzles verify --unscheduled": "minutes of searches",
     "kingme puzzles calendar --extend": "appends to the package's calendar",
-    "kingme puzzles calendar --extend --from 2028-03-06 --to 2028-12-31": "appends to the package's calendar",
     "kingme match beginner random": "314 games",
     "kingme match casual beginner": "314 games",
     "kingme match club casual": "314 games",
