@@ -34,6 +34,7 @@ NOT_RUN = {
     "kingme bench engine": "minutes of engine searches",
     "kingme bench egdb --pieces 5": "needs the 5-piece database built",
     "kingme bench endings": "needs the 5-piece database built (tests/engine/test_endings_play.py)",
+    "kingme egdb estimate --pieces 6": "needs the 5-piece database built; minutes (tests/engine/test_egdb.py)",
     "kingme bench online --soak 20": "10,000 WebSocket connects: minutes (tests/online/test_bench_smoke.py)",
     "kingme egdb build --pieces 5": "half a CPU minute, many minutes on a busy machine",
     'kingme egdb probe --fen "W:WK19,K23:B12,K28"': "needs a built database (tests/engine/test_egdb.py)",
