@@ -310,7 +310,7 @@ class MatchRecord:
             path.write_text("\n".join(lines[:-1]) + "\n")  # drop the cut line before appending
 
     def add(self, seed: str, winner: str | None) -> None:
-        self.results[seed] = winner
+        """Append one finished game (``results`` holds only what the file held when opened)."""
         with self.path.open("a") as file:
             file.write(f"{seed} {winner or 'draw'}\n")
 

@@ -9,8 +9,8 @@ weights minimise the cross-entropy plus an L2 penalty that keeps rare patterns n
 Only quiet positions are used (the side to move has no capture): those are where the search
 calls the evaluation. Positions of every tenth batch of games are held out, and the fit reports
 the held-out loss, so over-fitting shows. The fitted weights are in logits; they are scaled so
-that a man in the opening is worth 100 (what the search and the levels' noise expect) and
-written to ``data/evaluation_weights.json``.
+that a man is worth 100 in the middlegame (``man_value``; what the search and the levels' noise
+expect) and written to ``data/evaluation_weights.json``.
 
 Data: ``kingme.engine.selfplay`` (``kingme tune selfplay``).
 """
@@ -42,6 +42,8 @@ HOLD_OUT = 10
 #: A man's value, the unit of the scaled weights, is measured over the positions with at least
 #: this many pieces: the middlegame, where the search spends most of its evaluations.
 MAN_VALUE_PIECES = 16
+#: Fewer such positions than this (a small test set) and the slope is taken over every position:
+#: a thousand points pin a straight line's slope well enough.
 MAN_VALUE_POSITIONS = 1000
 
 
@@ -226,8 +228,8 @@ def man_value(theta: np.ndarray, data: Dataset) -> float:
     pieces, or over all of them when fewer than ``MAN_VALUE_POSITIONS`` have that many (a
     least-squares fit that also takes the lead in kings into account).
 
-    Not the ``man`` weight itself: the windows and regions count pieces too, so part of a man's
-    value sits in their patterns, and the ``man`` weight alone can even come out negative."""
+    Not the ``man`` weight itself: the windows count pieces too, so part of a man's value sits
+    in their patterns, and the ``man`` weight alone can even come out negative."""
     logits, men, kings = _logits_and_material(theta, data.indptr, data.indices, data.values)
     crowded = data.pieces >= MAN_VALUE_PIECES
     if crowded.sum() < MAN_VALUE_POSITIONS:
