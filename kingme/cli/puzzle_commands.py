@@ -16,7 +16,7 @@ from pathlib import Path
 from kingme.cli.arguments import plural, whole_number
 from kingme.cli.progress import ProgressBar
 from kingme.daily.daily_game import DayError, parse_day, utc_today
-from kingme.daily.puzzles.calendar import WARNING_DAYS
+from kingme.daily.puzzles.calendar import WARNING_DAYS, Calendar
 from kingme.daily.puzzles.collection import Collection, calendar_path, stored_path
 from kingme.daily.puzzles.model import Puzzle, PuzzleError
 
@@ -124,22 +124,12 @@ def _run_verify(args: argparse.Namespace) -> int:
 
 
 def _run_calendar(args: argparse.Namespace) -> int:
-    collection = Collection.from_path(args.file)
     today: date = args.today or utc_today()
     start: date = args.start or today
     end: date = args.end or start + timedelta(6)
     if (end - start).days >= _MAX_SPAN:
         raise PuzzleError(f"the calendar prints at most {_MAX_SPAN} days at a time")
-    calendar = collection.schedule
-    if args.extend:
-        calendar = calendar.extended(collection.puzzles, today)
-        _write(calendar_path(args.file), calendar.to_text())
-        added = len(calendar) - len(collection.schedule)
-        print(
-            f"{plural(added, 'day')} added; the calendar covers {plural(len(calendar), 'day')}, "
-            f"through {calendar.last_day}",
-            file=sys.stderr,
-        )
+    calendar = _extend(args.file, today) if args.extend else _read_calendar(args.file)
     lines = calendar.lines(start, end)
     print("\n".join(lines))
     left = (calendar.last_day - today).days
@@ -152,6 +142,31 @@ def _run_calendar(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return 0
+
+
+def _read_calendar(file: Path) -> Calendar:
+    """The days of the collection ``file``: its calendar file alone when it has one, so that
+    printing a week does not read and check every puzzle of the collection (the collection
+    and its calendar are checked against each other wherever both are loaded: the server,
+    ``--extend``, the tests)."""
+    days = calendar_path(file)
+    if days.exists():
+        return Calendar.from_text(days.read_text(encoding="utf-8"))
+    return Collection.from_path(file).schedule
+
+
+def _extend(file: Path, today: date) -> Calendar:
+    """Append whole weeks of the collection's unused puzzles to its calendar, and write it."""
+    collection = Collection.from_path(file)
+    calendar = collection.schedule.extended(collection.puzzles, today)
+    _write(calendar_path(file), calendar.to_text())
+    added = len(calendar) - len(collection.schedule)
+    print(
+        f"{plural(added, 'day')} added; the calendar covers {plural(len(calendar), 'day')}, "
+        f"through {calendar.last_day}",
+        file=sys.stderr,
+    )
+    return calendar
 
 
 def generate_options(parser: argparse.ArgumentParser) -> None:

@@ -158,6 +158,20 @@ def test_the_calendar_command_prints_a_line_per_day(capsys: pytest.CaptureFixtur
     assert "warning" not in out.err
 
 
+def test_printing_the_calendar_reads_only_the_calendar_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A week's preview starts at once however large the collection: the puzzles are read (and
+    checked) only to extend the calendar."""
+    file = tmp_path / "puzzles.json"
+    file.write_text("not read")
+    calendar_path(file).write_text(Calendar(("p1", "p2", "p3")).to_text())
+    command = ["puzzles", "calendar", "--file", str(file), "--today", "2026-01-01"]
+    assert main([*command, "--to", "2026-01-02"]) == 0
+    assert capsys.readouterr().out == "2026-01-01 p1\n2026-01-02 p2\n"
+    assert _status([*command, "--extend"]) == 2
+    assert "the puzzle file is not valid JSON" in capsys.readouterr().err
+    assert calendar_path(file).read_text() == Calendar(("p1", "p2", "p3")).to_text()
+
+
 def test_the_calendar_command_warns_sixty_days_before_the_calendar_runs_out(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
