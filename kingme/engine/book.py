@@ -32,7 +32,6 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from kingme.engine.analysis import analyse
 from kingme.engine.ballots import ballot_openings
 from kingme.game import Game
 from kingme.rules import Board, KingmeError, Move
@@ -140,6 +139,8 @@ def build(
     Each new entry is appended (and flushed) as soon as its search ends; a last line cut short
     by a stopped build is dropped, and every other line is checked, before anything is added.
     """
+    from kingme.engine.analysis import analyse  # the search (numba): not for ``book build --help``
+
     text = path.read_text() if path.exists() else ""
     if not text.endswith("\n") and "\n" in text:  # a line cut short by a stopped build
         text = text[: text.rindex("\n") + 1]

@@ -3,6 +3,10 @@
 The openings are the 3-move ballots (``kingme.engine.ballots``). Each opening is played twice,
 once with each level as Black, with the game's seed naming the opening and the colours, so a
 match is exactly repeatable.
+
+Importing this module loads no compiled code: a ``Contestant`` is data, and the player and the
+protocol (which load numba, about half a second) are imported where a move is chosen, so that
+``kingme match --help`` and its option checks answer at once.
 """
 
 from __future__ import annotations
@@ -22,8 +26,6 @@ from typing import Any, ClassVar, Self
 
 from kingme.engine.ballots import ballot_openings
 from kingme.engine.levels import check_level
-from kingme.engine.player import choose_move, warm_up
-from kingme.engine.protocol import position_line
 from kingme.game import Game, Setup
 from kingme.rules import KingmeError, Move
 
@@ -65,6 +67,8 @@ class Contestant:
         if self.engine is not None:
             return ExternalEngine.of(self.engine).choose(game, self.nodes)
         if self.frozen is None:
+            from kingme.engine.player import choose_move
+
             return choose_move(game, self.level, self.nodes)
         return FrozenEngine.of(self.frozen).choose(game, self.level, self.nodes)
 
@@ -187,6 +191,8 @@ class ExternalEngine(ChildEngine):
                 return rest.strip()
 
     def choose(self, game: Game, nodes: int | None) -> Move:
+        from kingme.engine.protocol import position_line
+
         setup = game.setup
         commands = (f"variant {setup.variant}", f"seed {setup.seed}", position_line(game))
         if any("\n" in line or "\r" in line for line in commands):
@@ -342,6 +348,8 @@ def run_match(
         progress(f"{len(tasks) - len(to_play)} of {len(tasks)} games already played ({record})")
     with contextlib.ExitStack() as stack:
         if workers > 1 and len(to_play) > 1:
+            from kingme.engine.player import warm_up
+
             pool = stack.enter_context(multiprocessing.get_context("spawn").Pool(workers, initializer=warm_up))
             results: Iterator[tuple[str, str | None]] = pool.imap_unordered(_played, to_play, chunksize=1)
         else:

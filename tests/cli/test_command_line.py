@@ -51,6 +51,24 @@ def test_commands_without_the_engine_never_import_numba(argv: list[str], tmp_pat
     assert engine_modules_imported(argv) == []
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["match", "--help"],
+        ["match", "expert", "club"],
+        ["bestmove", "--help"],
+        ["bench", "engine", "--levels", "expert"],
+        ["tune", "fit", "--help"],
+        ["book", "build", "--help"],
+    ],
+    ids=" ".join,
+)
+def test_engine_commands_answer_help_and_option_errors_without_loading_the_engine(argv: list[str]) -> None:
+    """The compiled search (half a second of numba) is loaded when an engine command runs, not
+    to print its options or refuse one."""
+    assert engine_modules_imported(argv) == []
+
+
 def test_the_import_probe_does_see_numba_when_a_command_uses_the_engine() -> None:
     assert "numba" in engine_modules_imported(["bestmove", "--level", "club"])
 
@@ -85,6 +103,7 @@ def test_a_reader_that_stops_reading_ends_the_command_quietly() -> None:
         (["serve", "--port", "70000"], "argument --port: must be a whole number from 1 to 65535 (TCP has no other"),
         (["egdb", "build", "--pieces", "1"], "argument --pieces: must be a whole number from 2 to 6"),
         (["puzzles", "generate", "--count", "0"], "argument --count: must be a whole number of at least 1"),
+        (["tune", "fit", "--search-weight", "2"], "argument --search-weight: must be a number from 0 to 1, not '2'"),
     ],
 )
 def test_each_option_is_checked_with_a_message_that_names_it(
