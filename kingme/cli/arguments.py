@@ -9,6 +9,7 @@ always says why it is there.
 from __future__ import annotations
 
 import argparse
+import math
 from collections.abc import Callable
 
 from kingme.rules.fen import START_FEN
@@ -27,6 +28,17 @@ def whole_number(least: int, most: int | None = None, why: str = "") -> Callable
         raise argparse.ArgumentTypeError(f"must be a whole number {bound}{reason}, not {text[:20]!r}")
 
     return parse
+
+
+def fraction(text: str) -> float:
+    """An option type for a number from 0 to 1 (a share)."""
+    try:
+        number = float(text)
+    except ValueError:
+        number = math.nan
+    if 0.0 <= number <= 1.0:
+        return number
+    raise argparse.ArgumentTypeError(f"must be a number from 0 to 1, not {text[:20]!r}")
 
 
 def add_position(parser: argparse.ArgumentParser, *, required: bool = False, variant: bool = True) -> None:

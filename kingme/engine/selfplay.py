@@ -6,7 +6,10 @@ random offset of up to ``NOISE`` hundredths of a man (drawn from a generator see
 game is a pure function of its index and the engine), after that it plays its best move at
 ``nodes`` nodes a move. Every position is recorded with the game's result from Black's view, so
 a position is labelled by how the game it came from ended — the label Cake's and Kingsrow's
-learned evaluations were fitted to.
+learned evaluations were fitted to — and by the score the search that chose its move gave it
+(``Position.score``), a second label that ``kingme tune fit --search-weight`` can mix in: a
+game's result says only how it ended, many plies later and mostly a draw between equal engines,
+while the search's score says how the position itself stands.
 
 Games are played on bitboards straight through the compiled core (no ``Game`` objects, no
 endgame tables, so the recipe does not depend on what is installed), with
@@ -47,14 +50,17 @@ TABLE_BITS = 16
 
 @dataclass(frozen=True)
 class Position:
-    """One recorded position: Black's, White's and the kings' bits, the side to move, and the
-    result of its game for Black (1 win, 0.5 draw, 0 loss)."""
+    """One recorded position: Black's, White's and the kings' bits, the side to move, the
+    result of its game for Black (1 win, 0.5 draw, 0 loss) and the score of the search that
+    chose its move, for Black in hundredths of a man (``None`` for a forced move, which is not
+    searched, and in files written before scores were recorded)."""
 
     black: int
     white: int
     kings: int
     black_to_move: bool
     result: float
+    score: int | None = None
 
 
 def _start(index: int) -> tuple[int, int, int, bool]:
@@ -69,7 +75,7 @@ def play_game(index: int, nodes: int) -> list[Position]:
     black_bits, white_bits, kings, black = _start(index)
     own, opp = (black_bits, white_bits) if black else (white_bits, black_bits)
     buffer = core.new_work(0)
-    seen: list[tuple[int, int, int, bool]] = []
+    seen: list[tuple[int, int, int, bool, int | None]] = []
     keys: list[int] = []  # since the last capture or man move
     quiet = 0
     result = 0.5
@@ -83,22 +89,24 @@ def play_game(index: int, nodes: int) -> list[Position]:
             break
         if quiet >= NO_PROGRESS_PLIES:
             break
-        seen.append((own, opp, kings, black))
         noise: dict[int, int] = {}
         if ply < NOISY_PLIES and n > 1:
             for i in range(n):
                 m = moves_base(0) + i * MOVE_SIZE
                 code = int(core.move_code(buffer[m], buffer[m + 1]))
                 noise[code] = int(rng.integers(-NOISE, NOISE + 1))
+        score: int | None = None
         if n == 1:
             m = moves_base(0)
             origin, target, captured = (int(v) for v in buffer[m : m + 3])
         else:
-            _, bits, _, _ = deepen(
+            _, bits, score, _ = deepen(
                 own, opp, kings, black, quiet, [*keys, key], MAX_DEPTH, nodes, noise=noise, table_bits=TABLE_BITS
             )
             assert bits is not None, "a search of a few hundred nodes finishes its first root move"
             origin, target, captured = bits
+            score = score if black else -score
+        seen.append((own, opp, kings, black, score))
         keys.append(key)
         if captured or not kings & origin:
             keys.clear()
@@ -108,9 +116,9 @@ def play_game(index: int, nodes: int) -> list[Position]:
         own, opp, kings = (int(v) for v in movegen.play(own, opp, kings, black, origin, target, captured))
         black = not black
     positions = []
-    for own_bits, opp_bits, king_bits, black_to_move in seen:
+    for own_bits, opp_bits, king_bits, black_to_move, searched in seen:
         b, w = (own_bits, opp_bits) if black_to_move else (opp_bits, own_bits)
-        positions.append(Position(b, w, king_bits, black_to_move, result))
+        positions.append(Position(b, w, king_bits, black_to_move, result, searched))
     return positions
 
 
@@ -144,7 +152,8 @@ def generate(
     with ``workers`` > 1 this process plays the batches ``b`` with ``b % workers == worker``
     (each worker writes its own file). Returns the batches written by this call.
 
-    A row is ``black white kings side result`` (hex bits, ``b``/``w``, result for Black)."""
+    A row is ``black white kings side result score`` (hex bits, ``b``/``w``, result and search
+    score for Black, ``-`` for no score)."""
     start = _resume(path)
     total = (games + batch - 1) // batch
     written = 0
@@ -156,7 +165,8 @@ def generate(
             rows = [f"# batch {number}"]
             for index in range(number * batch, (number + 1) * batch):
                 for p in play_game(index, nodes):
-                    rows.append(f"{p.black:x} {p.white:x} {p.kings:x} {'b' if p.black_to_move else 'w'} {p.result}")
+                    side, score = "b" if p.black_to_move else "w", "-" if p.score is None else p.score
+                    rows.append(f"{p.black:x} {p.white:x} {p.kings:x} {side} {p.result} {score}")
             rows.append(f"# end {number}")
             out.write("\n".join(rows) + "\n")
             out.flush()
@@ -178,5 +188,6 @@ def read_batches(paths: list[Path]) -> Iterator[tuple[int, list[Position]]]:
             elif line.startswith("# end "):
                 yield number, positions
             elif line:
-                b, w, k, side, result = line.split()
-                positions.append(Position(int(b, 16), int(w, 16), int(k, 16), side == "b", float(result)))
+                b, w, k, side, result, *score = line.split()
+                searched = int(score[0]) if score and score[0] != "-" else None
+                positions.append(Position(int(b, 16), int(w, 16), int(k, 16), side == "b", float(result), searched))

@@ -12,11 +12,19 @@ the held-out loss, so over-fitting shows. The fitted weights are in logits; they
 that a man is worth 100 in the middlegame (``man_value``; what the search and the levels' noise
 expect) and written to ``data/evaluation_weights.json``.
 
+A second label can be mixed in (``search_weight``): the score the self-play search gave the
+position, turned into an expected result by the logistic curve that best predicts the games'
+results from those scores (``search_scale``). Results of games between equal engines are mostly
+draws and say little about the position itself; the search's score says how it stands a dozen
+plies deeper — the label that made Stockfish's evaluation networks (results and search scores
+mixed, λ about 0.5 to 0.7 on the score).
+
 Data: ``kingme.engine.selfplay`` (``kingme tune selfplay``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from collections.abc import Callable
@@ -50,13 +58,16 @@ MAN_VALUE_POSITIONS = 1000
 @dataclass(frozen=True)
 class Dataset:
     """Sparse features (CSR rows over ``2 * FEATURE_COUNT`` columns: opening then ending part),
-    the labels (Black's result) and the pieces on the board in each position."""
+    the labels (Black's expected result: the game's, or mixed with the search's by
+    ``with_search_labels``), the pieces on the board in each position and the self-play
+    search's score for Black (NaN where none was recorded)."""
 
     indptr: np.ndarray
     indices: np.ndarray
     values: np.ndarray
     labels: np.ndarray
     pieces: np.ndarray
+    scores: np.ndarray
 
     def __len__(self) -> int:
         return len(self.labels)
@@ -105,9 +116,9 @@ def _rows(
 
 def build(paths: list[Path]) -> tuple[Dataset, Dataset]:
     """The training and held-out sets from the self-play files."""
-    sets: list[tuple[list[int], list[int], list[int], list[bool], list[float]]] = [
-        ([], [], [], [], []),
-        ([], [], [], [], []),
+    sets: list[tuple[list[int], list[int], list[int], list[bool], list[float], list[float]]] = [
+        ([], [], [], [], [], []),
+        ([], [], [], [], [], []),
     ]
     for batch, positions in read_batches(paths):
         target = sets[1 if batch % HOLD_OUT == HOLD_OUT - 1 else 0]
@@ -117,8 +128,9 @@ def build(paths: list[Path]) -> tuple[Dataset, Dataset]:
             target[2].append(p.kings)
             target[3].append(p.black_to_move)
             target[4].append(p.result)
+            target[5].append(math.nan if p.score is None else p.score)
     out = []
-    for black, white, kings, to_move, results in sets:
+    for black, white, kings, to_move, results, scores in sets:
         indptr, indices, values, kept = _rows(
             np.array(black, dtype=np.int64),
             np.array(white, dtype=np.int64),
@@ -131,8 +143,61 @@ def build(paths: list[Path]) -> tuple[Dataset, Dataset]:
         starts, ends = indptr[:-1][kept], indptr[1:][kept]
         lengths = ends - starts
         new_indptr = np.concatenate(([0], np.cumsum(lengths)))
-        out.append(Dataset(new_indptr, indices, values, labels[kept], pieces[kept]))
+        searched = np.array(scores, dtype=np.float64)[kept]
+        out.append(Dataset(new_indptr, indices, values, labels[kept], pieces[kept], searched))
     return out[0], out[1]
+
+
+#: Search scores beyond this (hundredths of a man) are wins or losses found by the search (mate
+#: and endgame-database scores are thousands): they are taken as this much, already certain.
+SCORE_CLIP = 1000
+
+
+def _expected(scores: np.ndarray, scale: float) -> np.ndarray:
+    """Black's expected result from the search's scores: ``sigmoid(score / scale)``."""
+    expected: np.ndarray = 1.0 / (1.0 + np.exp(-np.clip(scores, -SCORE_CLIP, SCORE_CLIP) / scale))
+    return expected
+
+
+def search_scale(data: Dataset) -> float:
+    """The hundredths of a man per logit that make the search's scores the best predictor of the
+    games' results (least cross-entropy, by golden-section search over 10..2,000): what turns a
+    score into an expected result for ``with_search_labels``.
+
+    >>> import numpy as np
+    >>> scores = np.array([-300.0, -100.0, 0.0, 100.0, 300.0] * 20)
+    >>> results = 1.0 / (1.0 + np.exp(-scores / 150.0))  # a population whose true scale is 150
+    >>> empty = np.zeros(0)
+    >>> data = Dataset(np.zeros(101, dtype=np.int64), empty, empty, results, empty, scores)
+    >>> round(search_scale(data))
+    150
+    """
+    known = ~np.isnan(data.scores)
+    scores, results = data.scores[known], data.labels[known]
+    if len(scores) == 0:
+        raise ValueError("no search scores recorded: play the games again with this version's kingme tune selfplay")
+
+    def loss(scale: float) -> float:
+        p = np.clip(_expected(scores, scale), 1e-12, 1 - 1e-12)
+        return float(-(results * np.log(p) + (1 - results) * np.log(1 - p)).mean())
+
+    low, high = math.log(10.0), math.log(2000.0)
+    golden = (math.sqrt(5) - 1) / 2
+    for _ in range(60):
+        a, b = high - golden * (high - low), low + golden * (high - low)
+        if loss(math.exp(a)) < loss(math.exp(b)):
+            high = b
+        else:
+            low = a
+    return math.exp((low + high) / 2)
+
+
+def with_search_labels(data: Dataset, weight: float, scale: float) -> Dataset:
+    """``data`` labelled ``weight * expected result from the search's score + (1 - weight) *
+    the game's result``; positions without a score keep their game's result."""
+    expected = _expected(np.nan_to_num(data.scores), scale)
+    mixed = np.where(np.isnan(data.scores), data.labels, weight * expected + (1 - weight) * data.labels)
+    return dataclasses.replace(data, labels=mixed)
 
 
 @njit(cache=True)
@@ -213,6 +278,11 @@ def fit(
             progress(f"epoch {step}/{epochs}: training loss {loss:.5f}, held-out loss {held:.5f}")
     _, held = _gradient(theta, held_out.indptr, held_out.indices, held_out.values, held_out.labels)
     return theta, loss, held
+
+
+def loss(theta: np.ndarray, data: Dataset) -> float:
+    """The mean cross-entropy of the weights ``theta`` (logits) on ``data``."""
+    return float(_gradient(theta, data.indptr, data.indices, data.values, data.labels)[1])
 
 
 def baseline_loss(data: Dataset) -> float:

@@ -33,6 +33,35 @@ def test_self_play_resumes_after_its_last_complete_batch(tmp_path: Path) -> None
     assert path.read_text().startswith(whole)
 
 
+def test_self_play_records_the_score_of_each_searched_move_and_reads_it_back(tmp_path: Path) -> None:
+    game = selfplay.play_game(3, nodes=300)
+    searched = [p for p in game if p.score is not None]
+    assert searched and len(searched) < len(game)  # forced moves are not searched
+    path = tmp_path / "games-0.txt"
+    selfplay.generate(path, games=1, nodes=300, batch=1)
+    [(_, positions)] = list(selfplay.read_batches([path]))
+    assert positions == selfplay.play_game(0, nodes=300)
+
+
+def test_rows_written_before_scores_were_recorded_read_without_a_score(tmp_path: Path) -> None:
+    path = tmp_path / "games-0.txt"
+    path.write_text("# batch 0\n1 2 0 b 0.5\n# end 0\n")
+    assert list(selfplay.read_batches([path])) == [(0, [Position(1, 2, 0, True, 0.5, None)])]
+
+
+def test_search_labels_mix_the_scores_expected_result_with_the_games() -> None:
+    empty = np.zeros(0)
+    data = tuning.Dataset(
+        np.zeros(4, dtype=np.int64), empty, empty, np.array([1.0, 0.5, 0.0]), empty, np.array([0.0, np.nan, 5000.0])
+    )
+    mixed = tuning.with_search_labels(data, 0.75, scale=100.0)
+    # score 0 expects 0.5; no score keeps the result; a won score (clipped) expects about 1
+    assert mixed.labels[0] == 0.75 * 0.5 + 0.25 * 1.0
+    assert mixed.labels[1] == 0.5
+    assert abs(mixed.labels[2] - 0.75) < 1e-3
+    assert np.array_equal(data.labels, [1.0, 0.5, 0.0])  # the data itself is unchanged
+
+
 def test_the_recorded_features_weighted_and_blended_are_the_evaluation() -> None:
     rng = random.Random("features")
     for _ in range(300):
