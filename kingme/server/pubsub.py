@@ -12,6 +12,15 @@ answers again, so the server can announce those rooms' versions and the other pr
 reload them from the database. When the listening connection drops it is re-established with
 back-off and ``on_reconnect`` runs, so the server can re-sync the clients that may have missed
 messages meanwhile.
+
+Every key and channel the Redis one touches starts with ``KINGME_REDIS_PREFIX`` (``kingme:`` by
+default), so several installations can share one Redis; callers name channels and keys without
+it.
+
+Besides messages, Redis holds what the processes must agree on at once: counters (rooms per
+address, a seat's messages), each live process's mark (a key that lapses unless renewed, so a
+process killed outright is known dead within seconds), and places taken among a fixed number
+(spectators per room), counted atomically over the live processes.
 """
 
 from __future__ import annotations
@@ -19,19 +28,23 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 import secrets
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from kingme.server.environment import whole_number
 
 log = logging.getLogger("kingme.pubsub")
 
 #: A channel every process follows (nothing is published on it yet).
-CONTROL_CHANNEL = "kingme:control"
+CONTROL_CHANNEL = "control"
+#: What a key prefix may hold: it is part of every key and channel name, and shown in logs.
+PREFIX_PATTERN = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
 
+T = TypeVar("T")
 Handler = Callable[[str, str], None]
 Reconnected = Callable[[], Awaitable[None]]
 Lost = Callable[[set[str]], Awaitable[None]]
@@ -58,6 +71,28 @@ class PubSub(Protocol):
     async def count(self, key: str, seconds: int) -> int | None:
         """Add one to a counter every process shares, kept ``seconds``; None when there is no
         shared counter (one process) or Redis does not answer (each process then counts alone)."""
+        ...
+
+    async def beat(self, origin: str, seconds: int) -> bool | None:
+        """Mark the process ``origin`` alive for ``seconds``. Whether its mark was still there
+        (False: it had lapsed, so the others may have forgotten its presence); None with one
+        process or when Redis does not answer."""
+        ...
+
+    async def alive(self, origins: Collection[str]) -> set[str] | None:
+        """Those of ``origins`` whose mark is there; None when that cannot be known."""
+        ...
+
+    async def claim(self, key: str, origin: str, limit: int, seconds: int) -> bool | None:
+        """Take, for ``origin``, one of ``limit`` places counted under ``key`` by every process
+        together — the places of processes whose mark has lapsed do not count — in one atomic
+        step; the count is kept ``seconds`` after the last claim. Whether a place was free;
+        None when there is no shared count (the caller counts alone)."""
+        ...
+
+    async def release(self, key: str, origin: str, places: int) -> bool:
+        """Give back ``places`` that ``origin`` claimed under ``key``; False when Redis did not
+        answer (the caller tries again later)."""
         ...
 
 
@@ -90,10 +125,23 @@ class LocalPubSub:
     async def count(self, key: str, seconds: int) -> int | None:
         return None
 
+    async def beat(self, origin: str, seconds: int) -> bool | None:
+        return None
+
+    async def alive(self, origins: Collection[str]) -> set[str] | None:
+        return None
+
+    async def claim(self, key: str, origin: str, limit: int, seconds: int) -> bool | None:
+        return None
+
+    async def release(self, key: str, origin: str, places: int) -> bool:
+        return True
+
 
 @dataclass(frozen=True)
 class RedisOptions:
-    """How hard kingme leans on Redis (``KINGME_REDIS_POOL``, ``KINGME_REDIS_TIMEOUT``)."""
+    """How kingme uses Redis (``KINGME_REDIS_POOL``, ``KINGME_REDIS_TIMEOUT``,
+    ``KINGME_REDIS_PREFIX``)."""
 
     #: Connections for publishing and subscribing (the listener has one more of its own).
     pool_size: int = 8
@@ -104,6 +152,8 @@ class RedisOptions:
     outbox: int = 20_000
     #: Messages sent in one pipelined round trip.
     batch: int = 500
+    #: The start of every key and channel name, so several installations can share one Redis.
+    prefix: str = "kingme:"
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> RedisOptions:
@@ -116,7 +166,39 @@ class RedisOptions:
             seconds = -1.0
         if not 0.05 <= seconds <= 60:
             raise ValueError(f"KINGME_REDIS_TIMEOUT must be a number of seconds from 0.05 to 60, not {timeout!r}")
-        return cls(pool_size=pool, timeout=seconds)
+        prefix = env.get("KINGME_REDIS_PREFIX", cls.prefix)
+        if not PREFIX_PATTERN.fullmatch(prefix):
+            raise ValueError(f"KINGME_REDIS_PREFIX must be 1 to 64 letters, digits or any of _ . : -, not {prefix!r}")
+        return cls(pool_size=pool, timeout=seconds, prefix=prefix)
+
+
+#: Takes a place under KEYS[1] (a hash: process -> places) for ARGV[1] if the places of the live
+#: processes (those whose mark, ARGV[4] followed by the process, is there) are fewer than
+#: ARGV[2]; keeps the hash ARGV[3] seconds. The marks are read inside the script, which a single
+#: Redis (not a cluster) allows: that is what makes checking and taking one step.
+CLAIM_SCRIPT = """
+local taken = 0
+local places = redis.call('HGETALL', KEYS[1])
+for i = 1, #places, 2 do
+  if places[i] == ARGV[1] or redis.call('EXISTS', ARGV[4] .. places[i]) == 1 then
+    taken = taken + tonumber(places[i + 1])
+  end
+end
+if taken >= tonumber(ARGV[2]) then
+  return 0
+end
+redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+return 1
+"""
+#: Gives back ARGV[2] places of ARGV[1] under KEYS[1], dropping the process's entry at none
+#: (or below none, if the hash had lapsed meanwhile).
+RELEASE_SCRIPT = """
+if redis.call('HINCRBY', KEYS[1], ARGV[1], -tonumber(ARGV[2])) <= 0 then
+  redis.call('HDEL', KEYS[1], ARGV[1])
+end
+return 1
+"""
 
 
 class RedisPubSub:
@@ -145,7 +227,11 @@ class RedisPubSub:
         self._listener = redis.Redis.from_url(
             url, socket_connect_timeout=self.options.timeout, health_check_interval=10, client_name=name
         )
+        self._prefix = self.options.prefix
+        self._claim = self._redis.register_script(CLAIM_SCRIPT)
+        self._release = self._redis.register_script(RELEASE_SCRIPT)
         self._origin = secrets.token_hex(8)
+        #: The channels followed, named without the prefix.
         self._channels: set[str] = set()
         self._pubsub: Any = None
         self._connected = asyncio.Event()
@@ -200,7 +286,7 @@ class RedisPubSub:
         if self._pubsub is None or not self._connected.is_set():
             return  # the listener subscribes to every channel when it connects
         try:
-            await asyncio.wait_for(getattr(self._pubsub, action)(channel), timeout=self.options.timeout)
+            await asyncio.wait_for(getattr(self._pubsub, action)(self._prefix + channel), timeout=self.options.timeout)
         except Exception as error:
             log.warning("Redis did not %s %s in time (%r); reconnecting", action, channel, error)
             self._restart_listener()
@@ -218,19 +304,59 @@ class RedisPubSub:
             self._lost.add(self._outbox.popleft()[0])
         self._wake.set()
 
-    async def count(self, key: str, seconds: int) -> int | None:
+    async def _ask(self, what: str, call: Callable[[], Awaitable[T]]) -> T | None:
+        """``call``'s answer, or None when Redis is known to be away (not asked: the caller
+        manages alone rather than wait for it) or does not answer in time."""
         if self._publish_failing or not self._connected.is_set():
-            return None  # Redis is known to be away (and said so): count alone rather than wait for it
+            return None
         try:
             async with asyncio.timeout(self.options.timeout):
-                pipeline = self._redis.pipeline(transaction=True)
-                pipeline.incr(key)
-                pipeline.expire(key, seconds, nx=True)
-                value, _ = await pipeline.execute()
-            return int(value)
+                return await call()
         except Exception as error:
-            log.warning("counting %s in Redis failed (%r); this process counts alone", key, error)
+            log.warning("%s in Redis failed (%r); this process manages alone meanwhile", what, error)
             return None
+
+    async def count(self, key: str, seconds: int) -> int | None:
+        async def incr() -> int:
+            pipeline = self._redis.pipeline(transaction=True)
+            pipeline.incr(self._prefix + key)
+            pipeline.expire(self._prefix + key, seconds, nx=True)
+            value, _ = await pipeline.execute()
+            return int(value)
+
+        return await self._ask(f"counting {key}", incr)
+
+    def _mark(self, origin: str) -> str:
+        return f"{self._prefix}process:{origin}"
+
+    async def beat(self, origin: str, seconds: int) -> bool | None:
+        async def mark() -> bool:
+            return await self._redis.set(self._mark(origin), 1, ex=seconds, get=True) is not None
+
+        return await self._ask("renewing this process's mark", mark)
+
+    async def alive(self, origins: Collection[str]) -> set[str] | None:
+        listed = list(origins)
+
+        async def marks() -> set[str]:
+            values = await self._redis.mget([self._mark(origin) for origin in listed])
+            return {origin for origin, value in zip(listed, values, strict=True) if value is not None}
+
+        return await self._ask("reading the processes' marks", marks)
+
+    async def claim(self, key: str, origin: str, limit: int, seconds: int) -> bool | None:
+        async def take() -> bool:
+            args: list[str | int] = [origin, limit, seconds, self._mark("")]
+            return bool(await self._claim(keys=[self._prefix + key], args=args))
+
+        return await self._ask(f"taking a place in {key}", take)
+
+    async def release(self, key: str, origin: str, places: int) -> bool:
+        async def give_back() -> bool:
+            await self._release(keys=[self._prefix + key], args=[origin, places])
+            return True
+
+        return await self._ask(f"giving back places in {key}", give_back) is not None
 
     async def _send(self) -> None:
         """Send the outbox in pipelined batches; report lost channels once sending works again."""
@@ -272,7 +398,7 @@ class RedisPubSub:
             return
         pipeline = self._redis.pipeline(transaction=False)
         for channel, text in batch:
-            pipeline.publish(channel, text)
+            pipeline.publish(self._prefix + channel, text)
         await pipeline.execute()
 
     async def _listen(self, first: bool = True) -> None:
@@ -281,7 +407,7 @@ class RedisPubSub:
             try:
                 self._pubsub = self._listener.pubsub(ignore_subscribe_messages=True)
                 # Always follow one channel, so listening never ends for want of subscriptions.
-                await self._pubsub.subscribe(CONTROL_CHANNEL, *self._channels)
+                await self._pubsub.subscribe(*(self._prefix + name for name in (CONTROL_CHANNEL, *self._channels)))
                 self._connected.set()
                 attempt = 0
                 if not first and self._on_reconnect is not None:
@@ -319,7 +445,7 @@ class RedisPubSub:
             return
         name = channel.decode() if isinstance(channel, bytes) else channel
         try:
-            self._handler(name, message)
+            self._handler(name.removeprefix(self._prefix), message)
         except Exception:  # one bad message must not stop the listener
             log.exception("handling a pub/sub message failed")
 

@@ -74,6 +74,20 @@ class BusPubSub:
         self.bus.counters[key] = self.bus.counters.get(key, 0) + 1
         return self.bus.counters[key]
 
+    # Marks and places are Redis's alone (tests/online/test_redis_marks.py): like a Redis that
+    # does not answer them, so presence and the spectator limit are counted as without Redis.
+    async def beat(self, origin: str, seconds: int) -> bool | None:
+        return None
+
+    async def alive(self, origins: object) -> set[str] | None:
+        return None
+
+    async def claim(self, key: str, origin: str, limit: int, seconds: int) -> bool | None:
+        return None
+
+    async def release(self, key: str, origin: str, places: int) -> bool:
+        return True
+
     async def publish(self, name: str, message: str) -> None:
         self.handler(name, message)
         if self.bus.losing:

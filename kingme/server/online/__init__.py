@@ -49,6 +49,8 @@ class OnlineServer:
         pubsub = open_pubsub(self.settings.redis_url, RedisOptions.from_env())
         self.service = OnlineService(RoomStore(self._database), pubsub, self.config)
         await pubsub.start()
+        # Marked alive before serving: a presence announced before the mark would be forgotten.
+        await self.service.hub.beat()
         self._tasks = [asyncio.create_task(task) for task in self.service.background()]
 
     async def shutdown(self) -> None:

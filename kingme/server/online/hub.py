@@ -11,7 +11,13 @@ database every few seconds, so a lost message costs at most that long.
 
 Presence is not in the event log: each process announces its connection counts per room (on
 change, coalesced; on request; and every ``PRESENCE_REFRESH`` seconds), and forgets counts not
-heard for ``PRESENCE_TTL``.
+heard for ``PRESENCE_TTL``. With Redis, a process killed outright is forgotten much sooner: each
+live process renews a mark in Redis every ``HEARTBEAT_SECONDS`` that lapses after
+``HEARTBEAT_TTL``, and at each renewal the others forget the counts of the processes whose mark
+has lapsed and tell their clients. The same marks make the spectator limit exact across
+processes: a spectator takes a place in Redis in one atomic step that counts only the places of
+live processes, so concurrent joins on several processes cannot overshoot it, and a dead
+process's spectators do not hold places.
 """
 
 from __future__ import annotations
@@ -48,11 +54,22 @@ PRESENCE_REFRESH = 15.0
 PRESENCE_TTL = 40.0
 #: Joins and leaves within this many seconds are announced in one presence message.
 PRESENCE_COALESCE = 0.1
-CHANNEL_PREFIX = "kingme:room:"
+#: With Redis, each process renews its mark this often, and a mark not renewed lapses after
+#: HEARTBEAT_TTL seconds (three renewals: a process busy for a moment is not taken for dead).
+HEARTBEAT_SECONDS = 2.0
+HEARTBEAT_TTL = 6
+#: Spectator places of a room are kept in Redis this long after the last one was taken.
+SPECTATOR_PLACES_SECONDS = 86_400
+CHANNEL_PREFIX = "room:"
 
 
 def channel(room_id: str) -> str:
     return f"{CHANNEL_PREFIX}{room_id}"
+
+
+def spectator_places(room_id: str) -> str:
+    """The Redis key of a room's spectator places."""
+    return f"spectators:{room_id}"
 
 
 class Client:
@@ -76,6 +93,8 @@ class Client:
         #: because a welcome (after a sync or a refused move) brings one client ahead of the
         #: others: a broadcast arriving after it is news to them and not to this client.
         self.version: int | None = None
+        #: Whether this spectator holds a place in Redis (given back when it leaves).
+        self.placed = False
         self.closed = False
 
     @property
@@ -138,6 +157,8 @@ class Hub:
         self._presence_due: set[str] = set()
         #: Message rates of the seats with a connection here: a seat's tabs share one.
         self._seat_buckets: dict[tuple[str, int], TokenBucket] = {}
+        #: Spectator places to give back in Redis, by room (it did not answer when they left).
+        self._unplaced: dict[str, int] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         #: What each broadcast from a room's channel does here.
         self._handlers: dict[type[Broadcast], Callable[[Any], None]] = {
@@ -173,6 +194,18 @@ class Hub:
             await self._ask_who(room_id)
         self._presence_changed(room_id)
 
+    async def admit_spectator(self, client: Client, room_id: str) -> bool:
+        """Whether the room takes ``client`` as one more spectator. With Redis the place is taken
+        there, in one step over every live process; without it (one process, or Redis away) the
+        spectators here and those the others announced are counted. ``add`` must follow at once."""
+        placed = await self.pubsub.claim(
+            spectator_places(room_id), self.origin, self.config.spectators_per_room, SPECTATOR_PLACES_SECONDS
+        )
+        if placed is None:
+            return self.spectators(room_id) < self.config.spectators_per_room
+        client.placed = placed
+        return placed
+
     def spectators(self, room_id: str) -> int:
         """The room's spectators: those here, and those the other processes last announced."""
         here = sum(client.player is None for client in self.clients.get(room_id, ()))
@@ -206,6 +239,9 @@ class Hub:
         if room_id is None or clients is None or client not in clients:
             return
         clients.discard(client)
+        if client.placed:
+            client.placed = False
+            self._unplaced[room_id] = self._unplaced.get(room_id, 0) + 1
         if not clients:
             del self.clients[room_id]
             self.rooms.close(room_id)
@@ -217,6 +253,7 @@ class Hub:
             except Exception:
                 log.exception("unsubscribing from room %s failed", room_id)
         self._presence_changed(room_id)
+        await self._give_back(room_id)
 
     # -- events ----------------------------------------------------------------------------
 
@@ -284,6 +321,10 @@ class Hub:
     def _on_presence(self, message: PresenceBroadcast) -> None:
         room_id = message.room
         self._presence.setdefault(room_id, {})[message.origin] = (message.at, message.counts)
+        self._tell_presence(room_id)
+
+    def _tell_presence(self, room_id: str) -> None:
+        """Send the room's clients here who is connected now."""
         if room_id in self.clients:
             presence = self.presence(room_id).to_wire()
             for client in self.clients[room_id]:
@@ -386,6 +427,49 @@ class Hub:
                 continue
             for room_id, version in versions.items():
                 self._on_version(room_id, version)
+
+    async def beat(self) -> None:
+        """With Redis: renew this process's mark, announce presence again if the mark had lapsed
+        (the others may have forgotten it), forget the presence of the processes whose mark has
+        lapsed, and give back the spectator places Redis did not take back before."""
+        if await self.pubsub.beat(self.origin, HEARTBEAT_TTL) is False:
+            for room_id in self.clients:
+                self._presence_changed(room_id)
+        await self._forget_dead()
+        for room_id in list(self._unplaced):
+            await self._give_back(room_id)
+
+    async def _forget_dead(self) -> None:
+        """Drop the presence of the other processes whose mark has lapsed, and tell the clients."""
+        others = {origin for counts in self._presence.values() for origin in counts} - {self.origin}
+        alive = await self.pubsub.alive(others) if others else None
+        if alive is None:
+            return  # none to check, or Redis does not say: the counts age out after PRESENCE_TTL
+        dead = others - alive
+        for room_id, counts in self._presence.items():
+            gone = dead.intersection(counts)
+            for origin in gone:
+                del counts[origin]
+            if gone:
+                self._tell_presence(room_id)
+
+    async def _give_back(self, room_id: str) -> None:
+        """Give back the room's spectator places that have left; kept for the next beat if Redis
+        does not answer."""
+        places = self._unplaced.pop(room_id, 0)
+        if places and not await self.pubsub.release(spectator_places(room_id), self.origin, places):
+            self._unplaced[room_id] = self._unplaced.get(room_id, 0) + places
+
+    async def heartbeat(self) -> None:
+        """With several processes, ``beat`` every ``HEARTBEAT_SECONDS``."""
+        if not self.pubsub.shared:
+            return
+        while True:
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+            try:
+                await self.beat()
+            except Exception:
+                log.exception("renewing this process's mark in Redis failed")
 
     async def refresh_presence(self) -> None:
         """Re-announce presence now and then, so a process that died is forgotten after PRESENCE_TTL."""

@@ -92,7 +92,7 @@ class OnlineService:
         """Whether ``address`` may create another room this hour: counted by every process
         together through Redis when it answers, else by this process alone."""
         hour = int(self.clock() // 3600)
-        shared = await self.pubsub.count(f"kingme:rooms:{address}:{hour}", 3600)
+        shared = await self.pubsub.count(f"rooms:{address}:{hour}", 3600)
         if shared is None:
             return self._creation.allow(address)
         return shared <= self.config.rooms_per_hour
@@ -132,7 +132,7 @@ class OnlineService:
             player = _player_for(room, hello.token)
             if player is None:
                 raise ProtocolError("bad_token", "this seat token is not valid for this room")
-        if player is None and self.hub.spectators(room_id) >= self.config.spectators_per_room:
+        if player is None and not await self.hub.admit_spectator(client, room_id):
             raise ProtocolError("room_crowded", "this room has as many spectators as it can take; try again later")
         await self.hub.add(client, room_id, player, hello.last_event)
 
@@ -157,7 +157,7 @@ class OnlineService:
         if room_id is None or player is None or not self.hub.seat_elsewhere(room_id, player):
             return True
         window = int(self.clock() // RATE_WINDOW)
-        counted = await self.pubsub.count(f"kingme:messages:{room_id}:{player}:{window}", 2 * RATE_WINDOW)
+        counted = await self.pubsub.count(f"messages:{room_id}:{player}:{window}", 2 * RATE_WINDOW)
         return counted is None or counted <= self.config.messages_per_second * RATE_WINDOW
 
     # -- WebSocket: requests ---------------------------------------------------------------
@@ -230,9 +230,14 @@ class OnlineService:
     # -- background tasks ------------------------------------------------------------------
 
     def background(self) -> list[Coroutine[Any, Any, None]]:
-        """What runs for the service's lifetime: presence refreshes, the database's checks of
-        room versions, and deleting old rooms."""
-        return [self.hub.refresh_presence(), self.hub.check_versions(), self.rooms.purge_old_rooms()]
+        """What runs for the service's lifetime: presence refreshes, the process's mark in Redis,
+        the database's checks of room versions, and deleting old rooms."""
+        return [
+            self.hub.refresh_presence(),
+            self.hub.heartbeat(),
+            self.hub.check_versions(),
+            self.rooms.purge_old_rooms(),
+        ]
 
 
 def _player_for(room: Room, token: str | None) -> int | None:
