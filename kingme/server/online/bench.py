@@ -6,9 +6,10 @@ sends a random legal move and measures the round trip until the server's acknowl
 is followed by Play again. Bounded: at most ``MAX_GAMES`` games for at most ``MAX_SECONDS``.
 
 With ``processes=2`` two server processes share PostgreSQL (``KINGME_DATABASE_URL``, in a
-schema of the run's own, dropped afterwards) and Redis (``KINGME_REDIS_URL``), and each game's
-players sit on different processes. A game *stalls* when a move acknowledged to its sender is
-not seen by the opponent within ``STALL_SECONDS``; the report counts such games.
+schema of the run's own, dropped afterwards) and Redis (``KINGME_REDIS_URL``, under a key prefix
+of the run's own), and each game's players sit on different processes. A game *stalls* when a
+move acknowledged to its sender is not seen by the opponent within ``STALL_SECONDS``; the report
+counts such games.
 """
 
 from __future__ import annotations
@@ -330,6 +331,8 @@ def bench_online(games: int, seconds: float, think: float, url: str | None = Non
             env.pop("KINGME_DATABASE_URL", None)
             env.pop("KINGME_REDIS_URL", None)
             return _run_on(env, 1, games, seconds, think)
+        # Keys of the run's own: its rooms from loopback count against no other server's limit.
+        env["KINGME_REDIS_PREFIX"] = f"kingme-bench-{secrets.token_hex(6)}:"
         with _bench_schema(env["KINGME_DATABASE_URL"]) as database_url:
             env["KINGME_DATABASE_URL"] = database_url
             return _run_on(env, 2, games, seconds, think)
