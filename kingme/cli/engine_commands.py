@@ -13,7 +13,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from kingme.cli.arguments import add_position, add_variant, plural, whole_number
+from kingme.cli.arguments import add_position, add_variant, fraction, plural, whole_number
 from kingme.engine import LEVELS
 from kingme.engine.ballots import ballot_openings
 from kingme.engine.levels import check_level
@@ -152,9 +152,22 @@ def _run_tune_fit(args: argparse.Namespace) -> int:
         raise ValueError(f"no games in {args.dir}: run 'kingme tune selfplay --dir {args.dir}' first")
     train, held_out = tuning.build(paths)
     print(f"{len(train):,} training and {len(held_out):,} held-out quiet positions", flush=True)
+    games_held_out = held_out
+    labels = "the games' results"
+    if args.search_weight > 0:
+        scale = tuning.search_scale(train)
+        train = tuning.with_search_labels(train, args.search_weight, scale)
+        held_out = tuning.with_search_labels(held_out, args.search_weight, scale)
+        labels = f"{args.search_weight:g} search score (at {scale:.0f} a logit) and {1 - args.search_weight:g} result"
+        print(f"labels: {labels}", flush=True)
     print(f"loss of always guessing the average: {tuning.baseline_loss(held_out):.5f}", flush=True)
     theta, _, held = tuning.fit(train, held_out, args.epochs, lambda line: print(line, flush=True))
-    note = f"fitted by kingme tune fit on {len(train):,} positions; held-out loss {held:.5f}"
+    results_loss = tuning.loss(theta, games_held_out)
+    print(f"held-out loss against the games' results alone: {results_loss:.5f}", flush=True)
+    note = (
+        f"fitted by kingme tune fit on {len(train):,} positions, labels {labels}; "
+        f"held-out loss {held:.5f} ({results_loss:.5f} against results)"
+    )
     output = Path(args.output or Path(tuning.__file__).parent / evaluation.WEIGHTS_FILE)
     tuning.write_weights(tuning.to_hundredths(theta, train), output, note)
     print(f"weights written to {output}")
@@ -227,5 +240,12 @@ def selfplay_options(parser: argparse.ArgumentParser) -> None:
 def fit_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dir", default="tune-data", help="where the games are (default ./tune-data)")
     parser.add_argument("--epochs", type=_positive, default=400, help="passes over the data (default 400)")
+    parser.add_argument(
+        "--search-weight",
+        type=fraction,
+        default=0.0,
+        help="share of each label taken from the self-play search's score, the rest from the game's result "
+        "(0..1, default 0)",
+    )
     parser.add_argument("--output", help="weights file to write (default: the package's own, which the engine loads)")
     parser.set_defaults(run=_run_tune_fit)
