@@ -7,7 +7,8 @@ does not need the engine (``kingme perft 1``, ``kingme pdn FILE``, ``kingme puzz
 never imports numba and starts in about a tenth of a second (``kingme bench startup`` measures it).
 
 Bad input never shows a traceback: it prints one line to stderr and exits with status 2. A
-reader that stops reading (``kingme perft 12 | head -3``) ends the command quietly.
+reader that stops reading (``kingme perft 12 | head -3``) ends the command quietly, and Ctrl-C
+with one line that says what the command kept (status 130).
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from kingme import __version__
 #: Exit status when the reader of standard output went away: 128 + SIGPIPE, what a shell
 #: reports for any Unix filter stopped that way (``set -o pipefail`` sees the same as for ``cat``).
 BROKEN_PIPE_STATUS = 141
+#: Exit status when Ctrl-C (SIGINT) stopped the command: 128 + SIGINT, as a shell reports it.
+INTERRUPTED_STATUS = 130
 
 
 class Command(NamedTuple):
@@ -221,8 +224,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         # KingmeError is a ValueError: bad FEN, PDN, move, variant or depth.
         print(f"kingme: error: {error}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        return 130
+    except KeyboardInterrupt as stop:
+        # Ctrl-C: one line instead of a traceback, on a line of its own after a progress bar's.
+        fresh_line = "\n" if sys.stderr.isatty() else ""
+        print(f"{fresh_line}kingme: stopped{f': {stop}' if str(stop) else ''}", file=sys.stderr)
+        return INTERRUPTED_STATUS
 
 
 if __name__ == "__main__":

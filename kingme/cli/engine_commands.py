@@ -8,6 +8,7 @@ contestants); the compiled search and its numba are imported by the command once
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 import time
 from dataclasses import replace
@@ -125,6 +126,7 @@ def _run_match(args: argparse.Namespace) -> int:
 def _selfplay_worker(job: tuple[str, int, int, int, int]) -> int:
     from kingme.engine.selfplay import generate
 
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the main process, which ends the pool
     directory, games, nodes, worker, workers = job
     return generate(Path(directory) / f"games-{worker}.txt", games, nodes, worker=worker, workers=workers)
 
@@ -138,8 +140,11 @@ def _run_tune_selfplay(args: argparse.Namespace) -> int:
         "(resumes where it stopped)"
     )
     jobs = [(args.dir, args.games, args.nodes, worker, args.workers) for worker in range(args.workers)]
-    with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
-        batches = sum(pool.map(_selfplay_worker, jobs))
+    try:
+        with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
+            batches = sum(pool.map(_selfplay_worker, jobs))
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt(f"every complete batch is kept in {args.dir}; the same command goes on") from None
     print(f"{plural(batches, 'new batch', 'new batches')} of games written")
     return 0
 

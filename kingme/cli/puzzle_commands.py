@@ -42,10 +42,20 @@ def _run_generate(args: argparse.Namespace) -> int:
             "(write the new collection elsewhere with --output)"
         )
     _check_writable(path)
+    stored = Collection.from_path(path) if path.exists() and not args.fresh else None
+    found: list[Puzzle] = []
+    try:
+        return _generate_into(path, stored, args, found)
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt(_kept(path, len(found))) from None
+
+
+def _generate_into(path: Path, stored: Collection | None, args: argparse.Namespace, found: list[Puzzle]) -> int:
+    """Add the classics and ``args.count`` generated puzzles to ``stored``, saving ``path`` after
+    each find (appended to ``found`` as it is saved, for the message of a stopped run)."""
     from kingme.daily.puzzles.classics import verified_classics
     from kingme.daily.puzzles.generator import GeneratorBudget, generate
 
-    stored = Collection.from_path(path) if path.exists() and not args.fresh else None
     existing = stored.puzzles if stored else ()
     classics: tuple[Puzzle, ...] = ()
     if not args.no_classics:
@@ -58,22 +68,31 @@ def _run_generate(args: argparse.Namespace) -> int:
     added = [p for p in classics if p.id not in known_ids]
     calendar = stored.calendar if stored else None
     next_game = first_game + args.games
-    generated = 0
     print(f"engine games from puzzles-{first_game} on", file=sys.stderr)
     for game, puzzle in generate(args.count, budget, known=existing + classics, progress=ProgressBar("puzzles")):
         added.append(puzzle)
-        generated += 1
         # Saved at once, so a run that is stopped resumes after the game of its last find.
         _save(path, Collection(existing + tuple(added), calendar, game + 1))
-        if generated == args.count:
+        found.append(puzzle)
+        if len(found) == args.count:
             next_game = game + 1
     if not existing and not added:
         print(f"no puzzle found in {plural(args.games, 'game')}; {path} is unchanged", file=sys.stderr)
         return 1
     collection = _save(path, Collection(existing + tuple(added), calendar, next_game))
-    print(f"{plural(len(added), 'puzzle')} added ({generated} generated), {len(collection)} in {path}")
+    print(f"{plural(len(added), 'puzzle')} added ({len(found)} generated), {len(collection)} in {path}")
     print(f"the next run starts at engine game puzzles-{next_game}", file=sys.stderr)
     return 0
+
+
+def _kept(path: Path, found: int) -> str:
+    """What a stopped ``generate`` kept: every find is saved as it is made."""
+    if not found:
+        return f"no puzzle found by this run; {path} is unchanged"
+    return (
+        f"{plural(found, 'puzzle')} found by this run saved in {path}; "
+        "the same command without --first-game goes on from there"
+    )
 
 
 def _save(path: Path, collection: Collection) -> Collection:
@@ -116,7 +135,10 @@ def _run_verify(args: argparse.Namespace) -> int:
         scheduled = set(collection.schedule.ids)
         puzzles = tuple(p for p in puzzles if p.id not in scheduled)
     puzzles = puzzles[: args.limit] if args.limit else puzzles
-    failures = verify(puzzles, progress=ProgressBar("puzzles verified"), depth=args.depth)
+    try:
+        failures = verify(puzzles, progress=ProgressBar("puzzles verified"), depth=args.depth)
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt("verify writes nothing, so nothing is lost") from None
     for puzzle_id, reason in failures:
         print(f"REJECTED {puzzle_id}: {reason}")
     print(f"{len(puzzles) - len(failures)} of {plural(len(puzzles), 'puzzle')} verified")

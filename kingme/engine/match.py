@@ -17,6 +17,7 @@ import json
 import math
 import multiprocessing
 import shlex
+import signal
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -321,6 +322,16 @@ class MatchRecord:
             file.write(f"{seed} {winner or 'draw'}\n")
 
 
+def _start_worker() -> None:
+    """A match worker ignores Ctrl-C, which a terminal sends to every process of the command: the
+    main process stops and ends the pool, so the operator sees one line rather than a traceback
+    per worker. Then it loads the compiled core before its first game."""
+    from kingme.engine.player import warm_up
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    warm_up()
+
+
 def run_match(
     a: str | Contestant,
     b: str | Contestant,
@@ -348,9 +359,7 @@ def run_match(
         progress(f"{len(tasks) - len(to_play)} of {len(tasks)} games already played ({record})")
     with contextlib.ExitStack() as stack:
         if workers > 1 and len(to_play) > 1:
-            from kingme.engine.player import warm_up
-
-            pool = stack.enter_context(multiprocessing.get_context("spawn").Pool(workers, initializer=warm_up))
+            pool = stack.enter_context(multiprocessing.get_context("spawn").Pool(workers, initializer=_start_worker))
             results: Iterator[tuple[str, str | None]] = pool.imap_unordered(_played, to_play, chunksize=1)
         else:
             results = map(_played, to_play)

@@ -3,8 +3,11 @@ the engine, a reader that stops reading, one message per option, and output path
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,6 +15,8 @@ import pytest
 import kingme
 from kingme.cli import COMMANDS, GROUPS, build_parser, main
 from kingme.cli.startup import cheap_commands, engine_modules_imported, write_sample_pdn
+from kingme.daily.puzzles import Collection, Puzzle
+from kingme.daily.puzzles import generator as puzzle_generator
 
 
 def status_of(argv: list[str]) -> int:
@@ -135,6 +140,70 @@ def test_generate_refuses_an_output_it_cannot_write_before_any_work(
     err = capsys.readouterr().err
     output = blocker / "puzzles.json"
     assert err == f"kingme: error: {blocker} is a file, so {output} cannot be written under it\n"  # no progress bar
+
+
+def test_generate_makes_the_folders_of_its_output_before_any_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    output = tmp_path / "new" / "folder" / "puzzles.json"
+    folders_at_work: list[bool] = []
+
+    def finding_nothing(*_: object, **__: object) -> Iterator[tuple[int, Puzzle]]:
+        folders_at_work.append(output.parent.is_dir())
+        yield from ()
+
+    monkeypatch.setattr(puzzle_generator, "generate", finding_nothing)
+    assert main(["puzzles", "generate", "--no-classics", "--output", str(output)]) == 1
+    assert folders_at_work == [True] and not output.exists()  # nothing found, nothing written
+
+
+def test_ctrl_c_stops_generate_in_one_line_keeping_every_find(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    found = Puzzle("p1", "B:W32:B1", ("1-6",), "Step")
+
+    def stopped_after_one_find(*_: object, **__: object) -> Iterator[tuple[int, Puzzle]]:
+        yield 7, found
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(puzzle_generator, "generate", stopped_after_one_find)
+    output = tmp_path / "puzzles.json"
+    assert main(["puzzles", "generate", "--no-classics", "--output", str(output)]) == 130
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"kingme: stopped: 1 puzzle found by this run saved in {output}; "
+        "the same command without --first-game goes on from there"
+    )
+    saved = Collection.from_path(output)
+    assert saved.puzzles == (found,) and saved.next_game == 8
+
+
+def ctrl_c(argv: list[str], under_way: str) -> tuple[int, list[str]]:
+    """Run ``kingme ARGV``, wait for the line of its output (either stream) that says it is
+    ``under_way``, press Ctrl-C as a terminal does (SIGINT to every process of the command), and
+    return the exit status and the lines printed after that, but for the command's own progress."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kingme", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    assert process.stdout
+    while under_way not in process.stdout.readline():
+        pass
+    os.killpg(process.pid, signal.SIGINT)
+    status = process.wait(timeout=120)
+    return status, [line for line in process.stdout.read().splitlines() if under_way not in line]
+
+
+def test_ctrl_c_stops_verify_in_one_line() -> None:
+    stopped = ctrl_c(["puzzles", "verify", "--limit", "100"], "puzzles verified")
+    assert stopped == (130, ["kingme: stopped: verify writes nothing, so nothing is lost"])
+
+
+def test_ctrl_c_stops_a_match_and_its_workers_in_one_line() -> None:
+    argv = ["match", "club", "casual", "--workers", "2", "--nodes", "1000"]
+    assert ctrl_c(argv, "game ") == (130, ["kingme: stopped"])  # and no worker's traceback
 
 
 def test_generate_refuses_a_directory_as_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
