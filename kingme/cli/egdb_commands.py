@@ -17,6 +17,7 @@ from kingme.cli.engine_commands import level
 from kingme.cli.progress import ProgressBar
 from kingme.engine.egdb import (
     MAX_PIECES,
+    MAX_PLIES,
     DatabaseError,
     Material,
     TooManyPieces,
@@ -69,13 +70,17 @@ def _run_build(args: argparse.Namespace) -> int:
         print(
             f"  {report.material.name}  {report.wins:>12,} won {report.draws:>12,} drawn {report.losses:>12,} lost"
             f"  longest {report.longest:3d} plies  {report.file_bytes:>11,} bytes  {how}"
+            + (f"  ({report.capped:,} drawn by the 80-ply rule)" if report.capped else "")
         )
     longest = max(report.longest for report in reports)
-    saturated = sum(report.saturated for report in reports)
+    capped = sum(report.capped or 0 for report in reports)
     size = sum(report.file_bytes for report in reports)
     positions = sum(report.wins + report.draws + report.losses for report in reports)
     print(f"{plural(positions, 'position')}, {plural(size, 'byte')} on disk, in {time.perf_counter() - started:.1f} s")
-    print(f"longest distance to conversion: {plural(longest, 'ply', 'plies')}; at the storage limit: {saturated}")
+    print(
+        f"longest distance to conversion: {plural(longest, 'ply', 'plies')}; wins and losses beyond"
+        f" {MAX_PLIES} plies, stored as draws (the 80-ply rule): {capped:,} in the tables built now"
+    )
     return 0
 
 

@@ -107,13 +107,17 @@ def endgame_tables() -> egdb.Tables | None:
         return None
 
 
-def _database_result(board: Board, pieces: int, tables: egdb.Tables) -> SearchResult | None:
+def _database_result(board: Board, quiet: int, pieces: int, tables: egdb.Tables) -> SearchResult | None:
     """The database's move when the root position is in the tables: the fastest conversion of a
     win (so a won ending is won, never drawn by the 80-ply rule or a repetition), else a draw,
-    else the longest defence."""
+    else the longest defence. Its score is the table's value after the game's ``quiet`` plies
+    of the 80-ply count (``egdb.within_rule``): a win too far from conversion for the count is
+    a draw, though its fastest conversion is still the move (no move does better, and the
+    defender may slip). The search's own probes need no count: below the root a table position
+    is only reached by a capture, which starts the count afresh."""
     if pieces > tables.max_pieces:
         return None
-    value = egdb_moves.value(tables, board)
+    value = egdb.within_rule(egdb_moves.value(tables, board), quiet)
     best = egdb_moves.best_move(tables, board)
     if value == egdb.UNKNOWN or best is None:
         return None
@@ -147,7 +151,7 @@ def analyse(
     if endings and board.variant.captures_compulsory and pieces <= ENDGAME_ROOT_PIECES:
         tables = endgame_tables()
     if tables is not None:
-        known = _database_result(board, pieces, tables)
+        known = _database_result(board, game.quiet_plies, pieces, tables)
         if known is not None:
             return known
     own, opp = board.sides()

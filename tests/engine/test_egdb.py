@@ -8,13 +8,16 @@ import random
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from kingme.cli import main
-from kingme.engine import endgame
+from kingme.engine import analysis, endgame
+from kingme.engine import search as core
 from kingme.engine.egdb import (
     DRAW,
     LOSS,
+    MAX_PLIES,
     UNKNOWN,
     WIN,
     CorruptTable,
@@ -30,11 +33,15 @@ from kingme.engine.egdb import (
     plies,
     probe,
     verify_tables,
+    within_rule,
 )
 from kingme.engine.egdb.bench import random_position
 from kingme.engine.egdb.index import index, materials
 from kingme.engine.egdb.moves import best_move, move_value
+from kingme.engine.egdb.probe import DRAW_CODE
 from kingme.engine.egdb.storage import table_path
+from kingme.engine.player import think
+from kingme.game import NO_PROGRESS_PLIES, Game, Setup
 from kingme.rules import Board
 
 FIRST_POSITION = "W:WK19,K23:B12,K28"
@@ -220,6 +227,107 @@ def test_verify_finds_a_changed_value(built: Path) -> None:
     at = int(tables.offsets[material.id]) + index(board.black, board.white, board.kings, True)
     tables.values[at] = 1 if tables.values[at] != 1 else 2
     assert verify_tables(tables)[material] >= 1
+
+
+def _bytes(tables: Tables, material: Material) -> np.ndarray:
+    start = int(tables.offsets[material.id])
+    return tables.values[start : start + material.size]
+
+
+def test_a_win_or_loss_beyond_the_cap_is_stored_as_a_draw_and_verify_holds_the_same_cap(
+    built: Path, tmp_path: Path
+) -> None:
+    # No distance of at most three pieces reaches 80, so a cap of 20 stands in for the 80-ply
+    # rule: two kings against one take up to 34 plies, every other material at most 11. Kings
+    # alone convert only by capturing into tables the cap leaves alone, so there it is exactly
+    # "beyond 20 is a draw"; a material with men converts into them too, so it can only lose
+    # wins and losses, never gain one.
+    reports = build(tmp_path, 3, cap=20)
+    capped, uncapped = load(tmp_path, 3), load(built, 3)
+    for material in materials(3):
+        before, after = _bytes(uncapped, material), _bytes(capped, material)
+        distance = np.where(before >= 129, before - 129, before - 1)
+        if material.black_men + material.white_men == 0:
+            assert np.array_equal(after, np.where((before > DRAW_CODE) & (distance > 20), DRAW_CODE, before))
+        decided = after > DRAW_CODE
+        assert np.array_equal(after[decided] >= 129, before[decided] >= 129), material
+        assert np.all(np.where(after >= 129, after - 129, after - 1)[decided] <= 20)
+    two_kings = Material(2, 0, 1, 0)
+    beyond = {report.material: report.capped for report in reports}
+    assert beyond[two_kings] == np.count_nonzero(_bytes(capped, two_kings) != _bytes(uncapped, two_kings)) > 0
+    assert set(verify_tables(capped, cap=20).values()) == {0}
+    assert verify_tables(uncapped, cap=20)[two_kings] == beyond[two_kings]
+
+
+def test_the_cap_is_the_80_ply_rule() -> None:
+    assert MAX_PLIES == NO_PROGRESS_PLIES == 80
+
+
+def test_a_stored_distance_is_kept_while_the_quiet_plies_played_and_it_stay_within_80() -> None:
+    assert within_rule(WIN + 30, 50) == WIN + 30 and within_rule(WIN + 30, 51) == DRAW
+    assert within_rule(LOSS + 80, 0) == LOSS + 80 and within_rule(LOSS + 1, 80) == DRAW
+    assert within_rule(DRAW, 79) == DRAW and within_rule(UNKNOWN, 79) == UNKNOWN
+
+
+def _game(fen: str, moves: str) -> Game:
+    return Game(Setup(fen=fen), moves.split())
+
+
+#: Games of two kings against one whose last position (white to move) is won by the tables
+#: after 51 and 48 quiet plies, converting in 29 and 33: the count reaches 80 and 81.
+WITHIN_THE_RULE = _game(
+    "B:WK5,K10:BK28",
+    "28-32 10-7 32-27 7-3 27-31 3-8 31-26 8-3 26-22 3-7 22-17 5-1 17-21 7-3 21-17 1-6 17-22 6-9 22-17 9-13 17-22"
+    " 3-8 22-26 13-9 26-31 8-4 31-26 9-14 26-31 14-10 31-26 10-15 26-22 15-19 22-25 4-8 25-30 19-16 30-26 16-12"
+    " 26-30 8-11 30-25 11-8 25-29 8-4 29-25 12-16 25-30 16-12 30-26",
+)
+BEYOND_THE_RULE = _game(
+    "W:WK1,K3:BK30",
+    "3-7 30-26 7-2 26-23 1-6 23-26 6-9 26-31 9-13 31-27 2-6 27-32 6-9 32-27 9-14 27-31 13-9 31-27 14-17 27-24 9-5"
+    " 24-20 5-1 20-24 17-14 24-27 1-5 27-31 14-9 31-26 9-6 26-31 6-2 31-27 5-1 27-31 2-6 31-26 6-9 26-30 9-14"
+    " 30-25 14-10 25-21 10-7 21-17 7-2 17-22",
+)
+
+
+@pytest.mark.parametrize(("game", "distance", "winner"), [(WITHIN_THE_RULE, 29, "white"), (BEYOND_THE_RULE, 33, None)])
+def test_a_win_is_won_in_play_exactly_when_quiet_plies_and_distance_stay_within_80(
+    tables: Tables, game: Game, distance: int, winner: str | None
+) -> None:
+    game = Game(game.setup, game.moves)
+    assert _probe(tables, game.board) == WIN + distance
+    assert within_rule(WIN + distance, game.quiet_plies) == (WIN + distance if winner else DRAW)
+    while not game.is_over:  # the fastest conversion against the longest defence
+        move = best_move(tables, game.board)
+        assert move is not None
+        game.push(move)
+    assert game.result is not None and game.result.winner == winner
+    assert winner or game.result.reason == "no-progress"
+
+
+@pytest.mark.parametrize(("game", "score"), [(WITHIN_THE_RULE, core.DATABASE_WIN - 29), (BEYOND_THE_RULE, 0)])
+def test_the_engine_trusts_a_table_win_only_within_the_80_ply_rule(
+    monkeypatch: pytest.MonkeyPatch, tables: Tables, game: Game, score: int
+) -> None:
+    monkeypatch.setattr(analysis, "endgame_tables", lambda: tables)
+    result = think(game, "master")
+    assert result.nodes == 0 and result.score == score
+    assert result.move == best_move(tables, game.board)
+
+
+def test_a_file_of_the_uncapped_format_1_is_refused_saying_so_and_rebuilt(built: Path, tmp_path: Path) -> None:
+    directory = _copy(built, tmp_path)
+    material = Material(2, 0, 1, 0)
+    path = table_path(directory, material)
+    data = bytearray(path.read_bytes())
+    data[8:12] = (1).to_bytes(4, "little")  # the header's format version
+    path.write_bytes(bytes(data))
+    with pytest.raises(CorruptTable, match=r"format version 1.*80-ply rule.*kingme egdb build"):
+        load(directory, 3)
+    path.rename(directory / f"{material.name}.kmdb")  # where format 1 kept it
+    with pytest.raises(MissingTable, match=r"2K0M-1K0M\.kmdb beside it is of format version 1"):
+        load(directory, 3)
+    assert [report.material for report in build(directory, 3) if not report.reused] == [material]
+    assert path.read_bytes() == table_path(built, material).read_bytes()
 
 
 def _copy(built: Path, tmp_path: Path) -> Path:

@@ -10,9 +10,13 @@ Why distance to conversion rather than to the end: the 80-ply rule draws a game 
 without a capture or a man moving — exactly a conversion. A winner who always plays a move that
 keeps the win with the smallest distance to conversion converts within that distance (the
 loser can only convert sooner), and conversions cannot repeat (pieces leave the board, men only
-advance), so every stored win can be won under the rule as long as no distance reaches 80 —
-``build`` reports the largest, and the README records it for each set. A distance to the end
-would not ensure this: the quickest finish may run through a longer quiet stretch.
+advance). So the values are those of play under the rule from a fresh count: ``build`` stores
+a win or a loss whose distance exceeds ``MAX_PLIES`` (80) as a draw (see ``build``; none up to
+five pieces, some six-piece ones), and with ``q`` quiet plies already played a stored
+distance ``n`` is a win (or loss) in play exactly when ``q + n <= 80``, else a draw
+(``within_rule``). A game enters a table by a capture, so at a fresh count, but a game that
+starts in one, or shuffles inside one, must check. A distance to the end would not ensure any
+of this: the quickest finish may run through a longer quiet stretch.
 
 API for the engine (all compiled; call from numba code or Python alike)::
 
@@ -34,10 +38,10 @@ API for the engine (all compiled; call from numba code or Python alike)::
 ``is_win``, ``is_loss`` and ``plies`` take such a value apart. For a ``Board``,
 ``moves.move_value(tables, board, move)`` is a move's value for the side playing it and
 ``moves.best_move(tables, board)`` the fastest conversion that keeps a win, else a draw, else the
-longest defence (what a hint should show). Distances are stored in one byte
-and saturate at ``MAX_WIN_PLIES`` / ``MAX_LOSS_PLIES`` (not reached up to five pieces). Values
-are the board's alone: repetition and the 80-ply count are not part of them, and a probe is
-exact even when a capture is pending.
+longest defence (what a hint should show). Distances are stored in one byte, at most
+``MAX_PLIES``. Values are the board's alone at a fresh 80-ply count: repetition and the count
+so far are not part of them (``within_rule`` applies the count), and a probe is exact even when
+a capture is pending.
 """
 
 from __future__ import annotations
@@ -59,23 +63,22 @@ from kingme.engine.egdb.index import Material
 from kingme.engine.egdb.probe import (
     DRAW,
     LOSS,
-    MAX_LOSS_PLIES,
-    MAX_WIN_PLIES,
+    MAX_PLIES,
     UNKNOWN,
     WIN,
     is_loss,
     is_win,
     plies,
     probe,
+    within_rule,
 )
 from kingme.engine.egdb.storage import CorruptTable, DatabaseError, MissingTable
 
 __all__ = [
     "DRAW",
     "LOSS",
-    "MAX_LOSS_PLIES",
     "MAX_PIECES",
-    "MAX_WIN_PLIES",
+    "MAX_PLIES",
     "UNKNOWN",
     "WIN",
     "BuildEstimate",
@@ -96,4 +99,5 @@ __all__ = [
     "plies",
     "probe",
     "verify_tables",
+    "within_rule",
 ]

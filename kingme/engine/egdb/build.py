@@ -10,11 +10,19 @@ and those steps are solved backwards by levels:
 - a position one king step before a loss at level *d* is won at *d* + 1 (the first level that
   reaches it is its shortest); a position whose last undecided king step leads to a win at
   level *d*, and none of whose moves out of the slice draws, is lost at *d* + 1 (its longest);
-- whatever no level reaches is a draw.
+- whatever no level reaches is a draw, and so is whatever only a level beyond the cap
+  (``MAX_PLIES``, 80) reaches.
 
 The level is therefore the distance to conversion: the plies until a capture or a man's move
 with best play, the winner hurrying and the loser holding out. It is what the 80-ply rule
-counts (no capture and no man moving), see the package docstring.
+counts (no capture and no man moving): from a fresh count, a win at level *d* is a win in play
+exactly when *d* <= 80 — its *d* - 1 quiet plies leave the count at 79 at most, and the *d*-th
+ply converts (resetting it) or leaves the loser without a move (decided before the rule). A
+level beyond 80 is a draw in play: the loser holds out past the 80th quiet ply. Levels above
+the cap are still run out (they cost little) but stored as the cap plus one, then turned into
+draws and counted, so ``build`` can say how many positions the rule draws. A position's value depends
+only on lower levels and on the tables already built, which hold the capped values, so the
+capped table is the rule's value at a fresh count throughout. See the package docstring.
 """
 
 from __future__ import annotations
@@ -28,9 +36,10 @@ from kingme.engine.egdb.index import BINOMIAL, MAN_SQUARES, WHITE_MAN_SHIFT, Mat
 from kingme.engine.egdb.probe import DRAW, DRAW_CODE, UNKNOWN, is_loss, loss_code, probe, win_code
 from kingme.rules.bitboard import MASK32
 
-#: Entries of the statistics ``solve_slices`` returns.
-STAT_WINS, STAT_LOSSES, STAT_DRAWS, STAT_LONGEST, STAT_SATURATED, STAT_UNSOLVED_EXIT = range(6)
-STAT_SIZE = 6
+#: Entries of the statistics ``solve_slices`` adds to: the positions the 80-ply rule turns
+#: from a win or a loss into a draw, and whether a move left the slice to an unsolved position.
+STAT_CAPPED, STAT_UNSOLVED_EXIT = range(2)
+STAT_SIZE = 2
 #: A move generator work array for one ply.
 WORK_SIZE = movegen.MOVES_START + movegen.MAX_MOVES * movegen.MOVE_SIZE
 
@@ -89,10 +98,14 @@ def _local(men: int, black_kings: int, white_kings: int, black_to_move: bool, ki
 
 @njit(cache=True)
 def solve_slices(
-    offsets: np.ndarray, values: np.ndarray, material: np.ndarray, men_ranks: np.ndarray, stats: np.ndarray
+    offsets: np.ndarray, values: np.ndarray, material: np.ndarray, men_ranks: np.ndarray, stats: np.ndarray, cap: int
 ) -> None:
     """Solve the slices ``men_ranks`` of ``material`` (``[bk, bm, wk, wm, offset]``) in order,
-    writing their bytes into ``values`` and adding to ``stats``."""
+    writing their bytes into ``values`` and adding to ``stats`` (``STAT_CAPPED`` and
+    ``STAT_UNSOLVED_EXIT``). Wins and losses beyond ``cap`` plies are stored as draws."""
+    # Every level beyond the cap is held as the cap plus one while the levels are found: still
+    # a win or a loss, so the levels above it follow, and turned into a draw at the end.
+    beyond = cap + 1
     nbk, nbm, nwk, nwm, offset = material[0], material[1], material[2], material[3], material[4]
     free = 32 - nbm - nwm
     kings_size = BINOMIAL[free, nbk] * BINOMIAL[free - nbk, nwk]
@@ -179,27 +192,22 @@ def solve_slices(
                         if values[base + p] != 0:
                             continue
                         if lost:
-                            values[base + p] = win_code(level + 1)
+                            values[base + p] = win_code(min(level + 1, beyond))
                         else:
                             remaining[p] -= 1
                             if remaining[p] != 0 or blocked[p]:
                                 continue
-                            values[base + p] = loss_code(level + 1)
+                            values[base + p] = loss_code(min(level + 1, beyond))
                         following[count_following] = p
                         count_following += 1
             current, following = following, current
             count_current, count_following = count_following, 0
             if count_current:
                 level += 1
-        stats[STAT_LONGEST] = max(stats[STAT_LONGEST], level)
         for t in range(size):
             code = values[base + t]
             if code == 0:
                 values[base + t] = DRAW_CODE
-                stats[STAT_DRAWS] += 1
-            elif code >= loss_code(0):
-                stats[STAT_LOSSES] += 1
-                stats[STAT_SATURATED] += code == loss_code(1 << 20)
-            else:
-                stats[STAT_WINS] += 1
-                stats[STAT_SATURATED] += code == win_code(1 << 20)
+            elif code == win_code(beyond) or code == loss_code(beyond):
+                values[base + t] = DRAW_CODE
+                stats[STAT_CAPPED] += 1

@@ -14,7 +14,7 @@ import numpy as np
 from kingme.engine.egdb import build as builder
 from kingme.engine.egdb import storage, verify
 from kingme.engine.egdb.index import MATERIAL_IDS, Material, materials
-from kingme.engine.egdb.probe import DRAW_CODE
+from kingme.engine.egdb.probe import DRAW_CODE, MAX_PLIES
 from kingme.engine.egdb.storage import DatabaseError
 
 #: The most pieces ``build`` and ``load`` accept (2.6 billion positions, about 2.9 GB in memory).
@@ -48,7 +48,9 @@ class MaterialReport:
     losses: int
     draws: int
     longest: int
-    saturated: int
+    #: Positions the 80-ply rule turned from a win or a loss into a draw (``None`` for a table
+    #: kept from an earlier build: the file does not record it).
+    capped: int | None
     seconds: float
     file_bytes: int
     reused: bool
@@ -143,9 +145,14 @@ def load_or_build(directory: Path, max_pieces: int) -> Tables:
     return load(directory, max_pieces)
 
 
-def build(directory: Path, max_pieces: int, progress: Progress | None = None) -> list[MaterialReport]:
+def build(
+    directory: Path, max_pieces: int, progress: Progress | None = None, *, cap: int = MAX_PLIES
+) -> list[MaterialReport]:
     """Build every table of at most ``max_pieces`` pieces into ``directory``, keeping the ones
-    already there (checked, and rebuilt if damaged): an interrupted build resumes."""
+    already there (checked, and rebuilt if damaged or of an older format): an interrupted build
+    resumes. Wins and losses beyond ``cap`` plies to conversion are stored as draws: the 80-ply
+    rule's ``MAX_PLIES`` for every table the engine reads; a smaller cap lets tests watch the
+    cap at work on small sets, where no distance reaches 80 (the files do not record it)."""
     _check_pieces(max_pieces)
     directory.mkdir(parents=True, exist_ok=True)
     found, tables = _empty_tables(max_pieces)
@@ -153,11 +160,12 @@ def build(directory: Path, max_pieces: int, progress: Progress | None = None) ->
     for material in found:
         started = time.perf_counter()
         table = _table(tables, material)
+        capped = None
         try:
             storage.read_table(directory, material, table)
             reused = True
         except DatabaseError:
-            _solve(tables, material, progress)
+            capped = _solve(tables, material, progress, cap)
             reused = False
         if reused and progress:
             progress(material, 1, 1)
@@ -172,7 +180,7 @@ def build(directory: Path, max_pieces: int, progress: Progress | None = None) ->
                 losses=int(counts[129:].sum()),
                 draws=int(counts[1]),
                 longest=_longest(counts),
-                saturated=int(counts[128] + counts[255]),
+                capped=capped,
                 seconds=time.perf_counter() - started,
                 file_bytes=file_bytes,
                 reused=reused,
@@ -188,19 +196,21 @@ def _longest(counts: np.ndarray) -> int:
     return int(max(wins[-1] + 1 if wins.size else 0, losses[-1] if losses.size else 0))
 
 
-def _solve(tables: Tables, material: Material, progress: Progress | None) -> None:
+def _solve(tables: Tables, material: Material, progress: Progress | None, cap: int) -> int:
+    """Solve ``material`` into ``tables``; returns how many positions the 80-ply rule draws."""
     descriptor = _descriptor(tables, material)
     stats = np.zeros(builder.STAT_SIZE, dtype=np.int64)
     chunks = _chunks(material)
     total = sum(chunk.size for chunk in chunks)
     done = 0
     for chunk in chunks:
-        builder.solve_slices(tables.offsets, tables.values, descriptor, chunk, stats)
+        builder.solve_slices(tables.offsets, tables.values, descriptor, chunk, stats, cap)
         if stats[builder.STAT_UNSOLVED_EXIT]:
             raise DatabaseError(f"{material.name}: a move leads to a position not solved yet (build order bug)")
         done += chunk.size
         if progress:
             progress(material, done, total)
+    return int(stats[builder.STAT_CAPPED])
 
 
 def estimate_build(
@@ -226,17 +236,18 @@ def estimate_build(
         sample = np.sort(np.array(rng.sample(order.tolist(), max(1, order.size * per_mille // 1000))))
         descriptor = _descriptor(tables, material)
         stats = np.zeros(builder.STAT_SIZE, dtype=np.int64)
-        builder.solve_slices(tables.offsets, tables.values, descriptor, sample[:0], stats)  # compiled first
+        builder.solve_slices(tables.offsets, tables.values, descriptor, sample[:0], stats, MAX_PLIES)  # compiled
         started = time.process_time()
-        builder.solve_slices(tables.offsets, tables.values, descriptor, sample, stats)
+        builder.solve_slices(tables.offsets, tables.values, descriptor, sample, stats, MAX_PLIES)
         estimates.append(BuildEstimate(material, sample.size, order.size, time.process_time() - started))
         if progress:
             progress(material, number, len(largest))
     return estimates
 
 
-def verify_tables(tables: Tables, progress: Progress | None = None) -> dict[Material, int]:
-    """How many positions of each material disagree with their successors (all 0 when sound)."""
+def verify_tables(tables: Tables, progress: Progress | None = None, *, cap: int = MAX_PLIES) -> dict[Material, int]:
+    """How many positions of each material disagree with their successors (all 0 when sound),
+    a win or a loss beyond ``cap`` plies counting as a draw (as in ``build``)."""
     wrong = {}
     for material in materials(tables.max_pieces):
         descriptor = _descriptor(tables, material)
@@ -245,7 +256,7 @@ def verify_tables(tables: Tables, progress: Progress | None = None) -> dict[Mate
         total = sum(chunk.size for chunk in chunks)
         done = 0
         for chunk in chunks:
-            count += verify.check_slices(tables.offsets, tables.values, descriptor, chunk)
+            count += verify.check_slices(tables.offsets, tables.values, descriptor, chunk, cap)
             done += chunk.size
             if progress:
                 progress(material, done, total)

@@ -2,7 +2,8 @@
 
 A table stores one byte per index (see ``kingme.engine.egdb.index``): 0 for an impossible
 index, 1 for a draw, ``1 + n`` for a win and ``129 + n`` for a loss with ``n`` plies to
-conversion. ``probe`` turns that into the value documented in the package docstring.
+conversion, ``n`` at most ``MAX_PLIES``. ``probe`` turns that into the value documented in the
+package docstring.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from numba import njit
 
 from kingme.engine.bitops import popcount
 from kingme.engine.egdb.index import COUNT_LIMIT, index, material_id, reverse
+from kingme.game import NO_PROGRESS_PLIES
 
 #: No value: too many pieces, a table not loaded, or a finished game (one side has no pieces
 #: but the side to move, which has lost: that is ``LOSS + 0``).
@@ -21,9 +23,10 @@ DRAW = 0
 WIN = 1024
 #: ``LOSS + n``: the side to move loses; the winner needs ``n`` plies to convert.
 LOSS = 2048
-#: Distances above these are stored as these (never reached up to five pieces; see the README).
-MAX_WIN_PLIES = 127
-MAX_LOSS_PLIES = 126
+#: The largest distance stored: a position whose best play converts later is a draw under the
+#: 80-ply rule (from a fresh count, which is how every game enters a table: by a capture), and
+#: the build stores it as one. One byte would hold up to 127.
+MAX_PLIES = NO_PROGRESS_PLIES
 
 IMPOSSIBLE_CODE = 0
 DRAW_CODE = 1
@@ -33,14 +36,14 @@ _LOSS_CODE = 129
 
 @njit(cache=True)
 def win_code(plies: int) -> int:
-    """The stored byte of a win in ``plies`` plies to conversion (saturating)."""
-    return _WIN_CODE + min(plies, MAX_WIN_PLIES)
+    """The stored byte of a win in ``plies`` plies to conversion (at most ``MAX_PLIES``)."""
+    return _WIN_CODE + plies
 
 
 @njit(cache=True)
 def loss_code(plies: int) -> int:
-    """The stored byte of a loss in ``plies`` plies to conversion (saturating)."""
-    return _LOSS_CODE + min(plies, MAX_LOSS_PLIES)
+    """The stored byte of a loss in ``plies`` plies to conversion (at most ``MAX_PLIES``)."""
+    return _LOSS_CODE + plies
 
 
 @njit(cache=True)
@@ -73,6 +76,17 @@ def plies(value: int) -> int:
     if value >= WIN:
         return value - WIN
     return 0
+
+
+@njit(cache=True)
+def within_rule(value: int, quiet: int) -> int:
+    """``value`` (a probe's) with ``quiet`` plies of the 80-ply count already played: a win or a
+    loss converting in ``n`` plies stays one when ``quiet + n <= MAX_PLIES``, else it is a draw
+    (the loser holds out until the 80th quiet ply; a last ply that converts or leaves the loser
+    without a move comes in time, as the game decides a win before the rule)."""
+    if (is_win(value) or is_loss(value)) and quiet + plies(value) > MAX_PLIES:
+        return DRAW
+    return value
 
 
 @njit(cache=True)

@@ -1,7 +1,7 @@
 """The files of a database: one per material, checksummed, written so a crash leaves no half file.
 
-A file ``<material>.kmdb`` (for example ``2K1M-1K0M.kmdb``) is a 36-byte header followed by the
-table compressed with zlib::
+A file ``<material>.v2.kmdb`` (for example ``2K1M-1K0M.v2.kmdb``; the format version is in the
+name) is a 36-byte header followed by the table compressed with zlib::
 
     magic b"KMEGDB\\x00\\x01" | format version u32 | the four piece counts u8 | table length u64
     | compressed length u64 | CRC-32 of the compressed bytes u32          (little-endian)
@@ -11,6 +11,11 @@ flushed too, so a crash leaves either the whole previous state or the whole new 
 ``.tmp`` is ignored and overwritten. On reading, the header, the file's length, the checksum and
 the decompressed length are all checked, and any mismatch raises ``CorruptTable`` naming the
 file: a damaged file is never read as values.
+
+The version is in the name so that files of another version sit beside these instead of being
+overwritten: an older kingme (a running server, a match between versions) keeps reading its own
+while this one builds its own. Version 1 (``<material>.kmdb``) held distances not capped at the
+80-ply rule; it is never read, and a missing table says so when one is there.
 """
 
 from __future__ import annotations
@@ -26,7 +31,10 @@ from kingme.engine.egdb.index import Material
 from kingme.rules.errors import KingmeError
 
 MAGIC = b"KMEGDB\x00\x01"
-FORMAT_VERSION = 1
+#: 2: distances capped at the 80-ply rule (a longer win or loss is stored as a draw). Version 1
+#: files held uncapped distances, some of them wins that the rule draws; they are refused, and
+#: ``build`` replaces them.
+FORMAT_VERSION = 2
 SUFFIX = ".kmdb"
 _HEADER = struct.Struct("<8sI4BQQI")
 
@@ -44,7 +52,7 @@ class CorruptTable(DatabaseError):
 
 
 def table_path(directory: Path, material: Material) -> Path:
-    return directory / f"{material.name}{SUFFIX}"
+    return directory / f"{material.name}.v{FORMAT_VERSION}{SUFFIX}"
 
 
 def write_table(directory: Path, material: Material, table: np.ndarray) -> int:
@@ -84,14 +92,24 @@ def read_table(directory: Path, material: Material, into: np.ndarray) -> None:
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        raise MissingTable(f"{path}: missing (build it with `kingme egdb build`)") from None
+        old = directory / f"{material.name}{SUFFIX}"  # version 1's name
+        why = (
+            f"; {old.name} beside it is of format version 1, whose distances are not capped at the 80-ply rule,"
+            " and is not read"
+            if old.exists()
+            else ""
+        )
+        raise MissingTable(f"{path}: missing{why} (build it with `kingme egdb build`)") from None
     if len(data) < _HEADER.size:
         raise CorruptTable(f"{path}: truncated ({len(data)} bytes, not even a header)")
     magic, version, bk, bm, wk, wm, length, compressed, checksum = _HEADER.unpack_from(data)
     if magic != MAGIC:
         raise CorruptTable(f"{path}: not a kingme endgame table")
     if version != FORMAT_VERSION:
-        raise CorruptTable(f"{path}: format version {version}, this kingme reads {FORMAT_VERSION}")
+        raise CorruptTable(
+            f"{path}: format version {version}, this kingme reads only {FORMAT_VERSION}"
+            " (distances capped at the 80-ply rule): rebuild it with `kingme egdb build`"
+        )
     if (bk, bm, wk, wm) != (material.black_kings, material.black_men, material.white_kings, material.white_men):
         raise CorruptTable(f"{path}: holds material {bk}K{bm}M-{wk}K{wm}M, not {material.name}")
     if length != material.size or length != into.size:

@@ -14,11 +14,19 @@ from kingme.rules.bitboard import MASK32
 
 @njit(cache=True)
 def expected_code(
-    offsets: np.ndarray, values: np.ndarray, black: int, white: int, kings: int, black_to_move: bool, buf: np.ndarray
+    offsets: np.ndarray,
+    values: np.ndarray,
+    black: int,
+    white: int,
+    kings: int,
+    black_to_move: bool,
+    buf: np.ndarray,
+    cap: int,
 ) -> int:
     """The byte a position must hold given its successors' values: won if a move reaches a lost
     position (the nearest conversion), lost if every move reaches a won one (the farthest), else
-    drawn; a capture or a man's move counts one ply, a king's step one more than its successor."""
+    drawn; a capture or a man's move counts one ply, a king's step one more than its successor.
+    A win or a loss beyond ``cap`` plies is a draw (the 80-ply rule), as ``build`` stores it."""
     own, opp = (black, white) if black_to_move else (white, black)
     start = movegen.MOVES_START
     n = movegen.generate(own, opp, kings, black_to_move, True, buf, start)
@@ -43,17 +51,17 @@ def expected_code(
             farthest_win = max(farthest_win, distance)
         else:
             all_won = False
-    if nearest_loss >= 0:
+    if 0 <= nearest_loss <= cap:
         return win_code(nearest_loss)
-    if all_won:
+    if all_won and farthest_win <= cap:
         return loss_code(farthest_win)
     return DRAW_CODE
 
 
 @njit(cache=True)
-def check_slices(offsets: np.ndarray, values: np.ndarray, material: np.ndarray, men_ranks: np.ndarray) -> int:
+def check_slices(offsets: np.ndarray, values: np.ndarray, material: np.ndarray, men_ranks: np.ndarray, cap: int) -> int:
     """How many positions of the slices ``men_ranks`` of ``material`` (``[bk, bm, wk, wm,
-    offset]``) hold another byte than ``expected_code`` gives."""
+    offset]``) hold another byte than ``expected_code`` gives with distances capped at ``cap``."""
     nbk, nbm, nwk, nwm, offset = material[0], material[1], material[2], material[3], material[4]
     free = 32 - nbm - nwm
     kings_size = BINOMIAL[free, nbk] * BINOMIAL[free - nbk, nwk]
@@ -66,6 +74,6 @@ def check_slices(offsets: np.ndarray, values: np.ndarray, material: np.ndarray, 
         base = offset + men_rank * 2 * kings_size
         for t in range(2 * kings_size):
             black, white, kings, black_to_move = _position(men_black, men_white, t, kings_size, nbk, nwk)
-            if values[base + t] != expected_code(offsets, values, black, white, kings, black_to_move, buf):
+            if values[base + t] != expected_code(offsets, values, black, white, kings, black_to_move, buf, cap):
                 wrong += 1
     return wrong
