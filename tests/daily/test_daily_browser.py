@@ -205,6 +205,20 @@ def test_the_daily_puzzle_tells_a_wrong_move_and_is_solved_with_the_defenders_re
     screenshot(page, "daily-puzzle-solved")
 
 
+def test_the_puzzle_view_renders_its_state_again_in_a_new_language(page: Any) -> None:
+    page.get_by_test_id("daily-puzzle").click()
+    board = page.locator("#puzzle-board")
+    board.locator('[data-square="22"]').click()
+    board.locator('[data-square="18"]').click()
+    expect(page.get_by_test_id("puzzle-feedback")).to_have_text("22-18 is not the solution. Try again.")
+    page.get_by_test_id("open-settings").click()
+    page.get_by_test_id("language").select_option("fr")
+    page.keyboard.press("Escape")
+    # The answer is kept in the state, not as the words once written: it is said again in French.
+    expect(page.get_by_test_id("puzzle-feedback")).to_have_text("22-18 n'est pas la solution. Réessayez.")
+    expect(page.locator("#puzzle-turn")).to_contain_text("Coups à trouver")
+
+
 def test_past_days_and_any_puzzle_by_id_can_be_opened(page: Any) -> None:
     page.get_by_test_id("daily-puzzle").click()
     expect(page.locator("#puzzle-title")).to_have_text("Seeing is believing")

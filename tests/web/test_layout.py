@@ -58,6 +58,31 @@ def test_on_a_phone_the_board_spans_the_width_and_the_controls_follow_it(new_pla
     assert play.page.evaluate("document.documentElement.scrollWidth") <= 390
 
 
+@pytest.mark.parametrize("viewport", LAPTOPS, ids=["1280x800", "1366x768"])
+def test_the_puzzle_has_the_play_screens_layout_with_its_words_and_hint_in_view(new_play, viewport):
+    play = new_play(viewport=viewport)
+    play.hook("daily-puzzle").click()
+    expect(play.page.locator("#puzzle-title")).not_to_be_empty()
+    board = box(play, "#puzzle-board")
+    if viewport["width"] == 1280:
+        assert board["width"] >= 640, board
+    for selector in ("#puzzle-board", "#puzzle-hint", "#puzzle-title", "#puzzle-turn", "[data-testid=puzzle-feedback]"):
+        in_view(play, selector)
+    assert box(play, "#puzzle-hint")["y"] >= board["y"] + board["height"]
+    assert box(play, "#puzzle-title")["x"] >= board["x"] + board["width"]  # the side panel, beside the board
+
+
+def test_on_a_phone_the_puzzle_board_spans_the_width_and_hint_follows_it(new_play):
+    play = new_play(viewport={"width": 390, "height": 844})
+    play.hook("daily-puzzle").click()
+    expect(play.page.locator("#puzzle-title")).not_to_be_empty()
+    board = box(play, "#puzzle-board")
+    assert board["width"] >= 370, board
+    assert box(play, "#puzzle-hint")["y"] >= board["y"] + board["height"]
+    in_view(play, "#puzzle-hint")
+    assert play.page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
 def test_new_game_shows_the_setup_and_back_to_the_game_puts_it_away(play):
     play.start(opponent="local")
     play.click(11, 15)
@@ -91,7 +116,7 @@ def test_each_view_has_an_address_that_survives_a_reload_and_back(play):
     expect(page.locator(".puzzle-view")).to_be_visible()
     page.go_forward()
     expect(page).to_have_url(play.url + "/daily")
-    expect(page.locator("main.layout")).to_be_visible()
+    expect(page.locator("#board")).to_be_visible()
     page.reload()
     page.wait_for_selector("html[data-ready=true]")
     expect(page.locator("html")).to_have_attribute("data-daily", "on")

@@ -34,6 +34,20 @@ export async function request(method, path, body, signal) {
   return data;
 }
 
+// A style sheet of a part of the page loaded on first use (the puzzle view, online play): the
+// part is built once its rules apply, so it never shows unstyled.
+export function stylesheet(href) {
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = href;
+  const loaded = new Promise((resolve, reject) => {
+    link.addEventListener("load", resolve);
+    link.addEventListener("error", () => reject(new ApiError("", 0)));
+  });
+  document.head.appendChild(link);
+  return loaded;
+}
+
 const post = (path, body, signal) => request("POST", path, body, signal);
 
 export const api = {

@@ -9,11 +9,10 @@
 import { navigate } from "./address.js";
 import { api, request } from "./api.js";
 import { applyTo, t } from "./i18n.js";
-import { begin, colorName, failed, session, setMode, subscribe } from "./session.js";
+import { begin, failed, setMode, subscribe } from "./session.js";
+import { colorName, session } from "./state.js";
 import { load, save } from "./store.js";
-import { extendStreak, streakNow } from "./streak.js";
-
-const DAILY_SEED = /^daily-(\d{4}-\d{2}-\d{2})$/;
+import { dailyDay, extendStreak, streakNow } from "./days.js";
 
 // Whether the board's game was the daily at the last change (null before the first).
 let wasDaily = null;
@@ -22,10 +21,6 @@ let panel;
 
 function records() {
   return load("daily", { streak: { count: 0, last: null }, days: {}, unfinished: null });
-}
-
-function dailyDay(record) {
-  return record?.setup?.seed?.match(DAILY_SEED)?.[1] || null;
 }
 
 function outcome(result, player) {
@@ -170,15 +165,7 @@ function buildPanel() {
   panel.querySelector("#daily-share").addEventListener("click", share);
 }
 
-function stylesheet() {
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = "/css/daily.css";
-  document.head.appendChild(link);
-}
-
 export function mountDailies() {
-  stylesheet();
   const modes = document.getElementById("modes");
   modes.append(button("daily-game", "daily-game", "daily.entry"), button("daily-puzzle", "daily-puzzle", "daily.puzzleEntry"));
   buildPanel();

@@ -1,5 +1,14 @@
-// Streaks of the dailies, kept as { count, last } where last is the UTC day (YYYY-MM-DD) of the
-// last success. A success the next day extends it; a missed day ends it.
+// The dailies' days, in one place: UTC days written YYYY-MM-DD, the day a daily game's seed
+// names, and the streaks, kept as { count, last } where last is the day of the last success. A
+// success the next day extends a streak; a missed day ends it.
+
+// The server treats a game with this seed as the day's game (no other level, no takebacks).
+const DAILY_SEED = /^daily-(\d{4}-\d{2}-\d{2})$/;
+
+// The day a game's record is the daily game of, or null for any other game.
+export function dailyDay(record) {
+  return record?.setup?.seed?.match(DAILY_SEED)?.[1] || null;
+}
 
 export function dayBefore(day) {
   const date = new Date(`${day}T00:00:00Z`);

@@ -10,8 +10,9 @@ import { applyTo, setLanguage, t } from "./i18n.js";
 import { mountHelp } from "./help.js";
 import { mountDailies } from "./daily.js";
 import * as panels from "./panels.js";
+import * as controls from "./controls.js";
 import * as play from "./session.js";
-import { colorName, session } from "./session.js";
+import { active, blackAtBottom, colorName, interactive, resigner, session } from "./state.js";
 import { chooseSeed, fillSetupOptions, loadSetupForm, mountSetup, renderSetup, showSetupFor } from "./setup.js";
 import * as sound from "./sound.js";
 import { storageAvailable } from "./store.js";
@@ -24,9 +25,9 @@ let board;
 // ---- rendering ---------------------------------------------------------------------------
 
 function renderBoard({ state, ui, prefs }) {
-  board.setOrientation(play.blackAtBottom());
+  board.setOrientation(blackAtBottom());
   board.render(boardView({
-    state, partial: ui.partial, hint: ui.hint, playable: play.interactive(), numbers: prefs.numbers, marks: prefs.marks,
+    state, partial: ui.partial, hint: ui.hint, playable: interactive(), numbers: prefs.numbers, marks: prefs.marks,
     label: (square, info) => squareLabel(square, info, { t, colorName }),
   }));
 }
@@ -66,18 +67,18 @@ function confirmDialog(title, text, action) {
 }
 
 async function resign() {
-  if (!play.active()) return;
-  const loser = colorName(play.resigner());
+  if (!active()) return;
+  const loser = colorName(resigner());
   const sure = await confirmDialog(t("dialog.resignTitle"), t("dialog.resignText", { color: loser }), t("dialog.resignConfirm"));
-  if (sure) play.resign();
+  if (sure) controls.resign();
 }
 
 function pause() {
-  if (play.pause()) $("resume").focus();
+  if (controls.pause()) $("resume").focus();
 }
 
 function resume() {
-  if (play.resume()) board.focus();
+  if (controls.resume()) board.focus();
 }
 
 function newSeed() {
@@ -160,8 +161,8 @@ function wirePrefs() {
 function wire() {
   board = new BoardView($("board"), { onActivate: play.select, onEscape: play.escape });
   mountSetup(confirmDialog);
-  $("undo").addEventListener("click", play.undo);
-  $("hint").addEventListener("click", play.hint);
+  $("undo").addEventListener("click", controls.undo);
+  $("hint").addEventListener("click", controls.hint);
   $("pause").addEventListener("click", pause);
   $("resume").addEventListener("click", resume);
   $("pause-resign").addEventListener("click", resign);

@@ -10,9 +10,11 @@
 // Nothing received is inserted as HTML.
 
 import { roomInUrl, roomPath } from "./address.js";
-import { http } from "./api.js";
+import { http, stylesheet } from "./api.js";
 import { t } from "./i18n.js";
-import { adopt, animate, announce, changed, colorName, enterRoom, moveRefused, showError, subscribe } from "./session.js";
+import { enterRoom, moveRefused } from "./room.js";
+import { adopt, animate, announce, changed, showError, subscribe } from "./session.js";
+import { colorName, other } from "./state.js";
 import * as sound from "./sound.js";
 import { load, remove, save } from "./store.js";
 
@@ -27,10 +29,6 @@ const $ = (id) => document.getElementById(id);
 
 // The open room, or null. See openRoom() for its fields.
 let room = null;
-
-function other(color) {
-  return color === "black" ? "white" : "black";
-}
 
 function tokenKey(id) {
   return `room.${id}`;
@@ -447,5 +445,7 @@ function mount() {
   });
 }
 
+// The room panel's rules come with this module; the panel is wired once they apply.
+await stylesheet("/css/online.css");
 mount();
 subscribe(renderRoom);

@@ -6,7 +6,7 @@ import { t } from "./i18n.js";
 import {
   active, colorName, computerColor, interactive, isDaily, midJump, notation, other, pickedRoute,
   resultReason, resultTitle, session, statusText, undoTurns, vsComputer,
-} from "./session.js";
+} from "./state.js";
 
 const $ = (id) => document.getElementById(id);
 

@@ -3,7 +3,8 @@
 
 import { api } from "./api.js";
 import { t } from "./i18n.js";
-import { begin, colorName, failed, session } from "./session.js";
+import { begin, failed } from "./session.js";
+import { colorName, session } from "./state.js";
 import { formConfig } from "./setup.js";
 
 const $ = (id) => document.getElementById(id);

@@ -1,54 +1,26 @@
-// The session: the one state of the page and the actions that change it. Nothing outside this
-// module writes the state; the panels read it and render their part after every change
-// (subscribe), and the page's events call the actions exported here.
+// The session: the actions that change the page's state (state.js) — preferences, the view, the
+// game on this device, its moves and the computer's — and the notification after each change:
+// subscribe(listener) is called after every action, and the panels render their part from the
+// state. The controls' actions (undo, hint, pause, resign) are in controls.js, an online room's
+// in room.js, the puzzle's in puzzle-session.js; nothing else writes the state.
 //
-// The browser keeps the game record (setup + moves) and the server answers every change with the
-// whole state, legal routes included: nothing here decides what is legal. An online room is a
-// driver (online.js) that plays through the same actions; it never writes the page for us.
+// An online room is a driver (online.js) that plays through the same actions; it never writes
+// the page for us.
 
 import { api, ApiError } from "./api.js";
-import { exactRoute, routesFrom } from "./routes.js";
+import { routesFrom } from "./routes.js";
 import { pick } from "./boardview.js";
 import { t } from "./i18n.js";
 import * as sound from "./sound.js";
 import { load, remove, save } from "./store.js";
-import { sideColors } from "./themes.js";
+import {
+  active, colorName, computerToMove, DEFAULT_SETUP, describeMove, humanColor, interactive, isDaily, midJump, pickedRoute,
+  resultReason, resultTitle, session, statusText, vsComputer,
+} from "./state.js";
 
-// The server treats a game with this seed as the day's game (no other level, no takebacks).
-const DAILY_SEED = /^daily-\d{4}-\d{2}-\d{2}$/;
-export const DEFAULT_SETUP = { opponent: "computer", level: "casual", side: "red", rules: "american", position: "standard", seed: "checkers-1" };
-const DEFAULT_PREFS = {
-  language: "en", pieces: "red-white", board: "walnut", numbers: true, marks: true,
-  sound: true, soundVolume: 60, music: false, musicVolume: 30, setup: DEFAULT_SETUP,
-};
-
-const prefs = { ...DEFAULT_PREFS, ...load("prefs", {}) };
-prefs.setup = { ...DEFAULT_SETUP, ...(prefs.setup || {}) };
-
-// The state. Read it anywhere; change it only through this module's actions.
-export const session = {
-  // The server's own constants (its levels, the undo limit), loaded once from /api/info.
-  server: { levels: [], undoLimit: 0 },
-  prefs,
-  totals: { black: 0, white: 0, draws: 0, levels: {}, ...load("totals", {}) },
-  // The view shown: "play" (the board's game, the daily game included) or "daily-puzzle".
-  mode: "play",
-  // The game being played: { config, setup, record, undoable, flipped, counted }, or null.
-  match: null,
-  // The server's last answer for match.record (before any game: the standard position).
-  state: null,
-  // The online room playing this game (online.js's driver), or null for a game on this device.
-  remote: null,
-  // What the page is doing right now (not saved).
-  ui: {
-    partial: [], hint: [], hintText: "", paused: false, thinking: false, busy: false, setupOpen: false,
-    error: "", games: 0, flipped: false, // flipped: the board turned before any game
-  },
-};
-
-const ui = session.ui;
+const { prefs, ui } = session;
 // Pending work: a newer action bumps the epoch, and answers to older requests are dropped.
-const pending = { epoch: 0, abort: null, resumeWaiters: [], retry: null };
+export const pending = { epoch: 0, abort: null, resumeWaiters: [], retry: null };
 const listeners = [];
 // What the session asks of the page: animate(path, captures, piece), announce(text) and
 // begun() (a game has started on this device: the board takes the focus).
@@ -74,107 +46,6 @@ export function announce(text) {
 // Every action ends here: the panels render their parts from the new state.
 export function changed() {
   for (const listener of listeners) listener(session);
-}
-
-// ---- reading the state ---------------------------------------------------------------------
-
-export function other(color) {
-  return color === "black" ? "white" : "black";
-}
-
-export function colorName(color) {
-  return t(`colors.${sideColors(prefs.pieces)[color]}`);
-}
-
-export function vsComputer() {
-  return session.match?.config.opponent === "computer";
-}
-
-export function humanColor() {
-  if (session.remote) return session.remote.color() || "black";
-  return session.match?.config.side === "white" ? "white" : "black";
-}
-
-export function computerColor() {
-  return vsComputer() ? other(humanColor()) : null;
-}
-
-export function isDaily() {
-  return Boolean(session.match && DAILY_SEED.test(session.match.record.setup.seed));
-}
-
-export function active() {
-  return Boolean(session.match && session.state && !session.state.result);
-}
-
-// A daily game in progress keeps its level and cannot be started over: the day is played once.
-export function dailyInPlay() {
-  return isDaily() && active();
-}
-
-export function computerToMove() {
-  return active() && vsComputer() && session.state.turn === computerColor();
-}
-
-export function interactive() {
-  return active() && !ui.paused && !ui.thinking && !ui.busy && !computerToMove() && (!session.remote || session.remote.canMove());
-}
-
-export function midJump() {
-  return ui.partial.length > 1;
-}
-
-export function pickedRoute() {
-  return exactRoute(session.state.moves, ui.partial);
-}
-
-// How many plies Undo takes back: against the computer, back to the player's own turn.
-export function undoTurns() {
-  if (!active() || !session.state.history.length) return 0;
-  if (!vsComputer()) return 1;
-  const history = session.state.history;
-  if (history[history.length - 1].color === humanColor()) return 1;
-  return history.length >= 2 ? 2 : 0;
-}
-
-export function notation(item) {
-  const joiner = item.captures.length ? t("history.capture") : t("history.step");
-  return `${item.path.join(joiner)}${item.crown ? ` ${t("history.king")}` : ""}`;
-}
-
-export function resultTitle() {
-  const { winner } = session.state.result;
-  return winner ? t(`result.${winner}`, { color: colorName(winner) }) : t("result.draw");
-}
-
-export function resultReason() {
-  const { winner, reason } = session.state.result;
-  return t(`result.${reason}`, { loser: winner ? colorName(other(winner)) : "" });
-}
-
-export function statusText() {
-  const { match, state, remote } = session;
-  if (!match || !state) return t("status.ready");
-  if (state.result) return resultTitle();
-  if (ui.paused) return t("status.paused");
-  if (remote?.status()) return remote.status();
-  const color = colorName(state.turn);
-  if (ui.thinking || computerToMove()) return t("status.thinking", { color });
-  if (midJump()) {
-    const n = ui.partial[ui.partial.length - 1];
-    return t(pickedRoute() ? "status.continueOrEnd" : "status.continueJumping", { color, n });
-  }
-  if (ui.hintText) return ui.hintText;
-  if (ui.partial.length === 1) return `${t("status.turn", { color })} ${t("status.selected", { n: ui.partial[0] })}`;
-  if (state.captureRequired) return t("status.captureRequired", { color });
-  return t("status.yourTurn", { color });
-}
-
-function describeMove(item) {
-  const parts = [t("announce.move", { color: colorName(item.color), move: notation(item) })];
-  if (item.captures.length) parts.push(t("announce.captures", { n: item.captures.length }));
-  if (item.crown) parts.push(t("announce.crowned", { color: colorName(item.color) }));
-  return parts.join(" ");
 }
 
 // ---- errors, saving, totals ------------------------------------------------------------------
@@ -251,12 +122,6 @@ export function flip() {
   changed();
 }
 
-// Whether Black (the first mover) is drawn at the bottom: the player's side, unless flipped.
-export function blackAtBottom() {
-  if (!session.match) return !ui.flipped;
-  return session.match.flipped ? humanColor() !== "black" : humanColor() === "black";
-}
-
 // ---- applying the server's answers -----------------------------------------------------------
 
 function clearPick() {
@@ -294,7 +159,7 @@ function waitUntilResumed() {
   return new Promise((resolve) => pending.resumeWaiters.push(resolve));
 }
 
-function cancelPending() {
+export function cancelPending() {
   pending.epoch += 1;
   pending.abort?.abort();
   pending.abort = null;
@@ -440,7 +305,8 @@ export async function start(config, setup = null) {
   }
 }
 
-function playing(match, first) {
+// A game taken on from its first state (here or in a room): the page's picks and pause cleared.
+export function playing(match, first) {
   session.match = match;
   session.state = first;
   clearPick();
@@ -472,24 +338,6 @@ export function begin(config, first) {
 
 export function restart() {
   if (session.match && !isDaily()) start(session.match.config, session.match.setup);
-}
-
-// An online room's first state: its game replaces the one on this device (which stays saved).
-export function enterRoom(driver, first) {
-  cancelPending();
-  session.remote = driver;
-  playing({
-    config: { ...DEFAULT_SETUP, opponent: "online", rules: first.variant, seed: first.record.setup.seed },
-    setup: first.record.setup, record: first.record, undoable: 0, flipped: false, counted: true,
-  }, first);
-  changed();
-}
-
-// The room refused this page's move: the pick is dropped, the board is the room's again.
-export function moveRefused() {
-  ui.busy = false;
-  ui.partial = [];
-  changed();
 }
 
 function leaveRoom() {
@@ -529,91 +377,6 @@ export async function preview() {
     failed(error);
   }
   changed();
-}
-
-// ---- game controls ---------------------------------------------------------------------------
-
-export async function undo() {
-  if (!active()) return;
-  if (midJump()) {
-    ui.partial = [];
-    changed();
-    return;
-  }
-  const turns = ui.thinking ? 1 : undoTurns();
-  if (!turns || session.match.undoable < turns) return;
-  cancelPending();
-  const epoch = pending.epoch;
-  try {
-    const next = await api.undo(session.match.record, turns);
-    if (epoch !== pending.epoch) return;
-    session.match.undoable -= turns;
-    adopt(next);
-    effects.announce(t("announce.undone"));
-  } catch (error) {
-    failed(error);
-  }
-}
-
-export async function hint() {
-  if (!interactive()) return;
-  const epoch = pending.epoch;
-  ui.busy = true;
-  changed();
-  try {
-    const answer = await api.hint(session.match.record);
-    if (epoch !== pending.epoch) return;
-    ui.partial = [];
-    ui.hint = answer.path;
-    const joiner = answer.captures.length ? t("history.capture") : t("history.step");
-    ui.hintText = t("status.hint", { move: answer.path.join(joiner) });
-    effects.announce(ui.hintText);
-  } catch (error) {
-    failed(error);
-  } finally {
-    if (epoch === pending.epoch) ui.busy = false;
-    changed();
-  }
-}
-
-// Pausing holds the position (the computer's answer waits); an online game cannot be paused.
-export function pause() {
-  if (!active() || ui.paused || session.remote) return false;
-  ui.paused = true;
-  effects.announce(t("announce.paused"));
-  changed();
-  return true;
-}
-
-export function resume() {
-  if (!ui.paused) return false;
-  ui.paused = false;
-  for (const resolve of pending.resumeWaiters.splice(0)) resolve();
-  effects.announce(t("announce.resumed"));
-  changed();
-  return true;
-}
-
-// Who resigns: the player (against the computer or online), else the side to move.
-export function resigner() {
-  return vsComputer() || session.remote ? humanColor() : session.state.turn;
-}
-
-export async function resign() {
-  if (!active()) return;
-  if (session.remote) {
-    session.remote.resign();
-    return;
-  }
-  cancelPending();
-  ui.paused = false;
-  const epoch = pending.epoch;
-  try {
-    const next = await api.state({ ...session.match.record, ending: { resigned: resigner() } });
-    if (epoch === pending.epoch) adopt(next);
-  } catch (error) {
-    failed(error);
-  }
 }
 
 // ---- start-up --------------------------------------------------------------------------------

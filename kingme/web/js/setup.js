@@ -3,7 +3,8 @@
 // games through the session's actions.
 
 import { entry, t } from "./i18n.js";
-import { active, colorName, DEFAULT_SETUP, dailyInPlay, failed, isDaily, rememberSetup, session, start, vsComputer } from "./session.js";
+import { failed, rememberSetup, start } from "./session.js";
+import { active, colorName, DEFAULT_SETUP, dailyInPlay, isDaily, session, vsComputer } from "./state.js";
 import * as sound from "./sound.js";
 
 const $ = (id) => document.getElementById(id);
