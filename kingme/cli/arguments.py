@@ -30,15 +30,27 @@ def whole_number(least: int, most: int | None = None, why: str = "") -> Callable
     return parse
 
 
-def fraction(text: str) -> float:
-    """An option type for a number from 0 to 1 (a share)."""
-    try:
-        number = float(text)
-    except ValueError:
-        number = math.nan
-    if 0.0 <= number <= 1.0:
-        return number
-    raise argparse.ArgumentTypeError(f"must be a number from 0 to 1, not {text[:20]!r}")
+def number(least: float, most: float, why: str = "", *, above: bool = False) -> Callable[[str], float]:
+    """An option type for a number from ``least`` (or, with ``above``, more than it) to ``most``;
+    ``why`` explains the upper bound. Not-a-number and infinities are refused like any number out
+    of range."""
+    bound = f"more than {least:g} and at most {most:g}" if above else f"from {least:g} to {most:g}"
+    reason = f" ({why})" if why else ""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if (least < value if above else least <= value) and value <= most:  # False for nan
+            return value
+        raise argparse.ArgumentTypeError(f"must be a number {bound}{reason}, not {text[:20]!r}")
+
+    return parse
+
+
+#: An option type for a share, a number from 0 to 1.
+fraction = number(0, 1)
 
 
 def add_position(parser: argparse.ArgumentParser, *, required: bool = False, variant: bool = True) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from kingme.cli.arguments import plural
+from kingme.cli.arguments import number, plural, whole_number
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -21,27 +21,53 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _loopback_url(text: str) -> str:
+    """``--url``: a server on this machine only, so the benchmark's load never leaves it."""
+    from kingme.server.online.bench import check_loopback
+
+    try:
+        check_loopback(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
+
+
 def bench_online_options(bench: argparse.ArgumentParser) -> None:
     """``kingme bench online --games N``: concurrent games over WebSockets on loopback."""
-    bench.add_argument("--games", type=int, default=100, help="concurrent games, two connections each (max 5000)")
-    bench.add_argument("--seconds", type=float, default=20.0, help="how long to play once seated (max 600)")
+    from kingme.server.online.bench import MAX_GAMES, MAX_SECONDS, MAX_SOAK_MINUTES
+
+    bounded = "so that a run cannot take over the machine"
+    bench.add_argument(
+        "--games",
+        type=whole_number(1, MAX_GAMES, bounded),
+        default=100,
+        help=f"concurrent games, two connections each (default 100, at most {MAX_GAMES:,})",
+    )
+    bench.add_argument(
+        "--seconds",
+        type=number(0, MAX_SECONDS, bounded, above=True),
+        default=20.0,
+        help=f"how long to play once seated (default 20, at most {MAX_SECONDS})",
+    )
     bench.add_argument(
         "--think",
-        type=float,
+        type=number(0, 60, "a player who waits longer sends too few moves to measure"),
         default=2.0,
-        help="mean seconds a player waits before each move (0: as fast as the server answers)",
+        help="mean seconds a player waits before each move (default 2; 0: as fast as the server answers)",
     )
-    bench.add_argument("--url", help="a running server on loopback (default: start one on SQLite for the run)")
+    bench.add_argument(
+        "--url", type=_loopback_url, help="a running server on loopback (default: start one on SQLite for the run)"
+    )
     bench.add_argument(
         "--processes",
-        type=int,
+        type=whole_number(1, 2, "one server, or two sharing PostgreSQL and Redis"),
         default=1,
         help="2: two servers on KINGME_DATABASE_URL (PostgreSQL) and KINGME_REDIS_URL, "
         "each game's players on different ones; reports stalled games",
     )
     bench.add_argument(
         "--soak",
-        type=float,
+        type=number(0, MAX_SOAK_MINUTES, bounded, above=True),
         metavar="MINUTES",
         help="instead of games: 10,000 WebSocket connects and disconnects (at most MINUTES), "
         "and the server's memory before and after",

@@ -108,6 +108,12 @@ def test_a_reader_that_stops_reading_ends_the_command_quietly() -> None:
         (["serve", "--port", "70000"], "argument --port: must be a whole number from 1 to 65535 (TCP has no other"),
         (["egdb", "build", "--pieces", "1"], "argument --pieces: must be a whole number from 2 to 6"),
         (["puzzles", "generate", "--count", "0"], "argument --count: must be a whole number of at least 1"),
+        (["bench", "online", "--games", "5001"], "argument --games: must be a whole number from 1 to 5000 (so that"),
+        (["bench", "online", "--seconds", "nan"], "argument --seconds: must be a number more than 0 and at most 600"),
+        (["bench", "online", "--think", "61"], "argument --think: must be a number from 0 to 60 (a player who"),
+        (["bench", "online", "--processes", "3"], "argument --processes: must be a whole number from 1 to 2 (one"),
+        (["bench", "online", "--soak", "-1"], "argument --soak: must be a number more than 0 and at most 60"),
+        (["bench", "online", "--url", "http://example.com"], "argument --url: the online benchmark runs on loopback"),
         (["tune", "fit", "--search-weight", "2"], "argument --search-weight: must be a number from 0 to 1, not '2'"),
     ],
 )
