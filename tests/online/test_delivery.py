@@ -381,7 +381,7 @@ def test_the_rooms_per_hour_limit_counts_every_process_together(tmp_path, run):
                 await service.create_room("american", "black", "127.0.0.1")
             with pytest.raises(ProtocolError) as refused:
                 await pair.b.create_room("american", "black", "127.0.0.1")
-            assert refused.value.code == "rate_limited"
+            assert refused.value.code == "too_many_rooms"
 
     run(scenario())
 

@@ -226,8 +226,9 @@ def test_a_game_played_to_its_end_counts_in_the_score(lobby, run):
 
 def test_rooms_created_per_address_are_limited(tmp_path, make_server):
     with make_server(Settings(data_dir=tmp_path), OnlineConfig(rooms_per_hour=2)) as server:
-        statuses = [http_json("POST", f"{server.http}/api/rooms", {})[0] for _ in range(3)]
-    assert statuses == [201, 201, 429]
+        answers = [http_json("POST", f"{server.http}/api/rooms", {}) for _ in range(3)]
+    assert [status for status, _ in answers] == [201, 201, 429]
+    assert answers[2][1]["code"] == "too_many_rooms"  # not a message rate: the page says which
 
 
 @pytest.mark.parametrize("color", ["black", "white"])

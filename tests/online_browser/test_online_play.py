@@ -157,6 +157,24 @@ def test_an_unknown_or_expired_room_link_says_so_plainly(players):
     expect(visitor.hook("error")).to_have_text(re.compile("This game link has expired"))
 
 
+@pytest.mark.parametrize(
+    ("code", "sentence"),
+    [
+        ("too_many_rooms", "Too many games created from this address."),
+        ("too_many_connections", "Too many connections from this address."),
+    ],
+)
+def test_a_room_that_cannot_be_created_says_why_by_the_servers_code(players, code, sentence):
+    host = players()
+    refused = json.dumps({"error": "refused", "code": code})  # both are HTTP 429: the code tells them apart
+    host.page.route("**/api/rooms", lambda route: route.fulfill(status=429, body=refused))
+    host.open_setup()
+    host.hook("opponent").select_option("online")
+    host.hook("start").click()  # no game starts: the room was refused
+    expect(host.hook("error")).to_have_text(re.compile(re.escape(sentence)))
+    expect(host.hook("invite-link")).to_be_hidden()
+
+
 def test_a_room_link_carrying_markup_is_not_followed_and_nothing_is_inserted_as_html(players):
     visitor = players()
     dialogs = []

@@ -82,7 +82,9 @@ class OnlineService:
         if not isinstance(side, str) or side not in ("black", "white", "random"):
             raise ProtocolError("bad_message", "side must be black, white or random")
         if not await self._may_create(address):
-            raise ProtocolError("rate_limited", f"at most {self.config.rooms_per_hour} rooms per hour from one address")
+            raise ProtocolError(
+                "too_many_rooms", f"at most {self.config.rooms_per_hour} rooms per hour from one address"
+            )
         color: Color = secrets.choice((BLACK, WHITE)) if side == "random" else (BLACK if side == "black" else WHITE)
         token = secrets.token_urlsafe(TOKEN_BYTES)
         room_id = await self.rooms.create(variant, color, token)

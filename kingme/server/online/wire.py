@@ -34,6 +34,7 @@ HTTP_STATUS = {
     "room_full": 409,
     "conflict": 409,
     "rate_limited": 429,
+    "too_many_rooms": 429,
     "too_large": 413,
 }
 

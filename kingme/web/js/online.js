@@ -310,8 +310,7 @@ export async function createRoom({ rules, side }) {
   const wanted = { red: "black", white: "white", random: "random" }[side] || "random";
   const { status, data } = await http("POST", "/api/rooms", { variant: rules, side: wanted });
   if (status !== 201) {
-    const code = status === 429 ? "too_many_rooms" : data.code;
-    showError(status ? refusal(code, data.error) : t("errors.network"));
+    showError(status ? refusal(data.code, data.error) : t("errors.network"));
     return;
   }
   save(tokenKey(data.room), { token: data.token });
