@@ -11,9 +11,11 @@ import pytest
 
 from kingme.cli import main
 from kingme.daily.puzzles import FIRST_DAY, Collection, Puzzle, PuzzleError, stored_collection, verifier
+from kingme.daily.puzzles import analysis as puzzle_analysis
 from kingme.daily.puzzles.analysis import DEEPER_DEPTH, VERIFY_DEPTH, Scored
 from kingme.daily.puzzles.solving import attempt, expected_move
 from kingme.daily.puzzles.verifier import check_line, check_puzzle
+from kingme.engine import egdb
 from kingme.rules import Board
 
 from .conftest import small_collection
@@ -166,29 +168,60 @@ def test_the_verifier_rejects_a_move_that_does_not_win() -> None:
 FIRST_POSITION = "W:WK19,K23:B12,K28"
 
 
-def test_a_small_ending_is_verified_exactly_and_the_book_line_of_first_position_holds() -> None:
-    # No search sees this win (61 plies); the exact solution does.
+@pytest.fixture(scope="module")
+def four_pieces(tmp_path_factory: pytest.TempPathFactory) -> egdb.Tables:
+    directory = tmp_path_factory.mktemp("egdb")
+    egdb.build(directory, 4)
+    return egdb.load(directory, 4)
+
+
+@pytest.fixture(params=["tables", "solver"])
+def exact_judge(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Endings judged from the endgame tables of at most four pieces, or, without tables, by
+    solving them (``kingme.engine.endgame``): First Position must come out the same by both."""
+    tables = request.getfixturevalue("four_pieces") if request.param == "tables" else None
+    monkeypatch.setattr(puzzle_analysis, "endgame_tables", lambda: tables)
+    return str(request.param)
+
+
+def test_a_small_ending_is_verified_exactly_and_the_book_line_of_first_position_holds(exact_judge: str) -> None:
+    # No search sees this win (61 plies to the end, 17 to the first conversion); the exact judges do.
     assert check_line(FIRST_POSITION, ["23-27", "28-32", "19-23", "32-28", "27-32", "28-24", "23-18"]) is None
 
 
-def test_in_an_exact_ending_a_slower_win_is_not_the_solution() -> None:
+def test_in_an_exact_ending_a_slower_win_is_not_the_solution(exact_judge: str) -> None:
     reason = check_line(FIRST_POSITION, ["23-18"])
-    assert reason == "second solution at solver's move 1: 23-27 wins in 61 plies"
+    distance = {"tables": ", converting in 17 plies", "solver": " in 61 plies"}[exact_judge]
+    assert reason == f"second solution at solver's move 1: 23-27 wins{distance}"
 
 
-def test_in_an_exact_ending_the_defence_must_hold_out_longest() -> None:
+def test_in_an_exact_ending_the_defence_must_hold_out_longest(exact_judge: str) -> None:
     reason = check_line(FIRST_POSITION, ["23-27", "12-16", "19-23"])
     assert reason == "defender's move 1 (12-16) is not the best defence: 28-32 holds out longer"
 
 
-def test_an_exact_puzzle_lists_its_slower_wins_and_the_verifier_checks_them() -> None:
+def test_an_exact_puzzle_lists_its_slower_wins_in_any_order_and_the_verifier_checks_them(exact_judge: str) -> None:
     line = ("23-27", "28-32", "19-23")
     right = Puzzle(
-        "first", FIRST_POSITION, line, "First", slower=(("23-18", "23-26", "19-15"), ("27-23", "27-24", "27-31"))
+        "first", FIRST_POSITION, line, "First", slower=(("23-18", "23-26", "19-15"), ("27-31", "27-24", "27-23"))
     )
     assert check_puzzle(right) is None
     wrong = Puzzle("first", FIRST_POSITION, line, "First", slower=(("23-18",), ()))
     assert "are not those of the exact solution" in check_puzzle(wrong)
+
+
+def test_the_tables_judge_an_ending_without_solving_it(
+    four_pieces: egdb.Tables, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(puzzle_analysis, "endgame_tables", lambda: four_pieces)
+    monkeypatch.setattr(puzzle_analysis, "solve", None)  # any call would fail
+    assert check_line(FIRST_POSITION, ["23-27", "28-32", "19-23"]) is None
+
+
+def test_the_tables_judge_only_the_endings_they_hold(four_pieces: egdb.Tables, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(puzzle_analysis, "endgame_tables", lambda: four_pieces)
+    assert puzzle_analysis.database_tables(Board(FIRST_POSITION)) is four_pieces
+    assert puzzle_analysis.database_tables(Board("W:W20,K15:B12,K28,K1")) is None  # five pieces: solved
 
 
 def test_stored_puzzles_verify_smoke_subset() -> None:
@@ -250,7 +283,7 @@ def test_the_stored_collection_only_grows_at_its_end():
 
 
 #: A position with three moves for the solver, to score by hand in the rule's tests below (the
-#: exact solver, which would judge so small an ending, is set aside there).
+#: exact judges, the tables and the solver, which would judge so small an ending, are set aside).
 THREE_MOVES = "B:W32:B1,4"
 
 
@@ -277,6 +310,7 @@ def test_a_solver_move_must_win_a_man_and_no_other_winning_move_come_within_a_ma
 
     monkeypatch.setattr(verifier, "score_moves", scored)
     monkeypatch.setattr(verifier, "exact_table", lambda board: None)
+    monkeypatch.setattr(verifier, "database_tables", lambda board: None)
     reason = check_line(THREE_MOVES, [str(moves[0])])
     assert reason is None if verdict is None else verdict in reason
 
@@ -303,6 +337,7 @@ def _scores(monkeypatch: pytest.MonkeyPatch, scores: tuple[int, int, int]) -> li
 
     monkeypatch.setattr(verifier, "score_moves", scored)
     monkeypatch.setattr(verifier, "exact_table", lambda board: None)
+    monkeypatch.setattr(verifier, "database_tables", lambda board: None)
     return [str(move) for move in moves]
 
 

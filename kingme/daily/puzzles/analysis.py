@@ -6,15 +6,22 @@ searched to one ply less; the move's score is the negated score of that search. 
 hundredths of a man for the side to move (a man 100, a king 130), ``MATE`` and above a won game.
 There is no noise and no clock, so the same position always gets the same scores.
 
-Endings with few pieces are judged exactly instead (``kingme.engine.endgame``): a won move
-scores ``MATE`` less the plies to the end, so a quicker win scores higher, a draw 0.
+Endings with few pieces are judged exactly instead: from the endgame tables when the engine has
+them for the ending (``kingme.engine.egdb``, a lookup per move), else by solving the ending
+(``kingme.engine.endgame``, minutes and gigabytes for six pieces). A won move scores ``MATE``
+less its distance, so a quicker win scores higher, a draw 0: the tables' distance is to
+conversion (the next capture or man's move, as the engine plays endings), the solver's to the
+end; both make the same moves winning, and the first sound four classics have the same
+quickest moves by either (see the README's *The daily game and the daily puzzle*).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kingme.engine.analysis import analyse
+from kingme.engine import egdb
+from kingme.engine.analysis import analyse, endgame_tables
+from kingme.engine.egdb.moves import move_value
 from kingme.engine.endgame import Endgame, EndgameTooLarge, solve
 from kingme.engine.search import MATE
 from kingme.game import Game, Setup
@@ -107,4 +114,25 @@ def exact_scores(table: Endgame, board: Board) -> list[Scored]:
         value = table.after(board, move)
         score = 0 if value.outcome == "draw" else MATE - value.plies
         scored.append(Scored(move, -score if value.outcome == "loss" else score))
+    return sorted(scored, key=lambda s: (-s.score, s.move))
+
+
+def database_tables(board: Board) -> egdb.Tables | None:
+    """The engine's endgame tables (``endgame_tables``) when they hold ``board``'s pieces, else
+    ``None``: the ending is then solved (``exact_table``) or searched."""
+    tables = endgame_tables()
+    pieces = (board.black | board.white).bit_count()
+    return tables if tables is not None and pieces <= tables.max_pieces else None
+
+
+def table_scores(tables: egdb.Tables, board: Board, quiet: int) -> list[Scored]:
+    """Each legal move with its score from the endgame tables for the side to move, best first:
+    ``MATE`` less the plies to conversion for a win, 0 for a draw, below ``-MATE_BOUND`` for a
+    loss, after ``quiet`` plies of the 80-ply count (``egdb.within_rule``: a win the count no
+    longer allows is a draw)."""
+    scored = []
+    for move in board.legal_moves():
+        value = egdb.within_rule(move_value(tables, board, move), quiet)
+        score = MATE - egdb.plies(value) if egdb.is_win(value) or egdb.is_loss(value) else 0
+        scored.append(Scored(move, -score if egdb.is_loss(value) else score))
     return sorted(scored, key=lambda s: (-s.score, s.move))

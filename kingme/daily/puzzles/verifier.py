@@ -7,14 +7,16 @@ scores within a man of it (a second solution; see ``WINS`` and ``MARGIN``) and t
 not list it among the moves that also win (``Puzzle.also_wins``; each listed one must still win
 a man, so the list cannot hide a move that has stopped winning). The defender's
 replies need no check of their own: a better defence would show up as the solver's previous
-move no longer winning. Small endings the search cannot prove are solved exactly, and there the
-defence is checked too (see ``judge``).
+move no longer winning. Small endings the search cannot prove are judged exactly — from the
+engine's endgame tables when it has them for the ending, else solved — and there the defence is
+checked too (see ``judge``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from kingme.daily.puzzles.analysis import (
     AHEAD,
@@ -23,16 +25,21 @@ from kingme.daily.puzzles.analysis import (
     MARGIN,
     VERIFY_DEPTH,
     WINS,
+    Scored,
+    database_tables,
     exact_scores,
     exact_table,
     score_moves,
+    table_scores,
 )
 from kingme.daily.puzzles.model import Puzzle
-from kingme.engine.endgame import Endgame
 from kingme.engine.search import MATE
 from kingme.rules import Board
 
 Progress = Callable[[int, int], None]
+#: ``scores(board, quiet)``: each legal move's exact score, best first (``exact_scores`` or
+#: ``table_scores``), ``quiet`` the plies of the 80-ply count since the puzzle's start.
+ExactScores = Callable[[Board, int], list[Scored]]
 
 
 @dataclass(frozen=True)
@@ -51,16 +58,22 @@ def judge(fen: str, line: Sequence[str], depth: int = VERIFY_DEPTH, also_wins: S
     The search at ``depth`` judges first; a line it rejects is searched again at
     ``DEEPER_DEPTH``, whose verdict stands (a deeper search sees more of a quiet win and tells
     a second solution apart more surely; only the few lines in doubt pay for it). An ending
-    neither can prove that is small enough to solve exactly (``exact_table``; First and Second
-    Position are) is then judged exactly.
+    neither can prove is then judged exactly: from the engine's endgame tables when they hold
+    it (a lookup per move: the six-piece classics in seconds), else solved when small enough
+    (``exact_table``; First and Second Position are, in minutes for six pieces).
     """
     failure = _search_failure(Board(fen), line, depth, also_wins)
     if failure is not None and depth < DEEPER_DEPTH:
         failure = _search_failure(Board(fen), line, DEEPER_DEPTH, also_wins)
     if failure is None:
         return Verdict(None)
+    tables = database_tables(Board(fen))
+    if tables is not None:
+        return _exact_verdict(partial(table_scores, tables), ", converting in", Board(fen), line)
     table = exact_table(Board(fen))
-    return Verdict(failure) if table is None else _exact_verdict(table, Board(fen), line)
+    if table is None:
+        return Verdict(failure)
+    return _exact_verdict(lambda board, _: exact_scores(table, board), " in", Board(fen), line)
 
 
 def _search_failure(
@@ -96,15 +109,17 @@ def _search_failure(
     return None
 
 
-def _exact_verdict(table: Endgame, board: Board, line: Sequence[str]) -> Verdict:
+def _exact_verdict(scores: ExactScores, measure: str, board: Board, line: Sequence[str]) -> Verdict:
     """Every solver's move must be the quickest win, with no other move as quick (slower wins are
     the same technique with waste, not a second solution), and every defender's move must hold
-    out longest."""
+    out longest, by ``scores`` (whose distance ``measure`` names in a second solution's reason:
+    " in" plies to the end, or ", converting in")."""
     slower: list[tuple[str, ...]] = []
+    quiet = 0
     for ply, text in enumerate(line):
         move = board.parse_move(text)
         number = ply // 2 + 1
-        scored = exact_scores(table, board)
+        scored = scores(board, quiet)
         score = next(s.score for s in scored if s.move == move)
         if ply % 2 == 0:
             if score < DECISIVE:
@@ -113,12 +128,16 @@ def _exact_verdict(table: Endgame, board: Board, line: Sequence[str]) -> Verdict
                 return Verdict((ply, reason), tuple(slower))
             other = next((s for s in scored if s.move != move and s.score >= score), None)
             if other:
-                reason = f"second solution at solver's move {number}: {other.move} wins in {MATE - other.score} plies"
+                reason = (
+                    f"second solution at solver's move {number}: {other.move} wins{measure} {MATE - other.score} plies"
+                )
                 return Verdict((ply, reason), tuple(slower))
             slower.append(tuple(str(s.move) for s in scored if s.move != move and s.score >= DECISIVE))
         elif scored[0].score > score:
             reason = f"defender's move {number} ({move}) is not the best defence: {scored[0].move} holds out longer"
             return Verdict((ply, reason), tuple(slower))
+        king_step = (board.kings >> (move.from_square - 1)) & 1 and not move.captures
+        quiet = quiet + 1 if king_step else 0
         board.push(move)
     return Verdict(None, tuple(slower))
 
@@ -131,11 +150,12 @@ def check_line(fen: str, line: Sequence[str], depth: int = VERIFY_DEPTH) -> str 
 
 def check_puzzle(puzzle: Puzzle, depth: int = VERIFY_DEPTH) -> str | None:
     """Why ``puzzle`` is rejected, or ``None`` when it verifies (its slower wins and the moves it
-    lists as also winning included)."""
+    lists as also winning included; the slower wins in any order, as the tables and the solver
+    rank them by different distances)."""
     verdict = judge(puzzle.fen, puzzle.solution, depth, puzzle.also_wins)
     if verdict.failure:
         return verdict.failure[1]
-    if puzzle.slower and puzzle.slower != verdict.slower:
+    if puzzle.slower and [set(moves) for moves in puzzle.slower] != [set(moves) for moves in verdict.slower]:
         return f"its slower wins {puzzle.slower} are not those of the exact solution {verdict.slower}"[:300]
     return None
 
