@@ -69,7 +69,10 @@ def test_serve_refuses_a_port_in_use(tmp_path, monkeypatch, capsys):
         assert "in use" in one_line_error(["serve", "--port", str(port)], capsys)
 
 
-def test_serve_refuses_a_bad_limit_setting(tmp_path, monkeypatch, capsys):
+@pytest.mark.parametrize(
+    ("variable", "value"), [("KINGME_HANDSHAKE_TIMEOUT", "forever"), ("KINGME_REDIS_PREFIX", "a:b c")]
+)
+def test_serve_refuses_a_bad_setting(tmp_path, monkeypatch, capsys, variable, value):
     monkeypatch.setenv("KINGME_DATA_DIR", str(tmp_path))
-    monkeypatch.setenv("KINGME_HANDSHAKE_TIMEOUT", "forever")
-    assert "KINGME_HANDSHAKE_TIMEOUT" in one_line_error(["serve"], capsys)
+    monkeypatch.setenv(variable, value)
+    assert variable in one_line_error(["serve"], capsys)
