@@ -244,6 +244,8 @@ class RedisPubSub:
         self._on_reconnect: Reconnected | None = None
         self._on_lost: Lost | None = None
         self._publish_failing = False
+        #: Whether the last question to Redis (a count, a mark, a place) failed: said once per outage.
+        self._asking_failed = False
 
     def set_handlers(self, handler: Handler, on_reconnect: Reconnected, on_lost: Lost) -> None:
         self._handler = handler
@@ -311,10 +313,16 @@ class RedisPubSub:
             return None
         try:
             async with asyncio.timeout(self.options.timeout):
-                return await call()
+                answer = await call()
         except Exception as error:
-            log.warning("%s in Redis failed (%r); this process manages alone meanwhile", what, error)
+            if not self._asking_failed:  # the heartbeat asks every 2 s: say it once per outage
+                log.warning("%s in Redis failed (%r); this process manages alone meanwhile", what, error)
+            self._asking_failed = True
             return None
+        if self._asking_failed:
+            log.warning("Redis answers again (%s)", what)
+            self._asking_failed = False
+        return answer
 
     async def count(self, key: str, seconds: int) -> int | None:
         async def incr() -> int:
