@@ -57,11 +57,14 @@ _EMPTY = -1
 #: The two phases of ``solve``: listing every reachable position, then solving them.
 Phase = Literal["listed", "solved"]
 #: ``progress(phase, done, total)``: while listing, the positions whose moves are listed out of
-#: those found so far (a total that grows); then the positions solved out of all of them.
+#: those found so far (a total that grows); then, out of all of them, the positions solved, and
+#: of the stage being solved the share whose moves have been examined.
 Progress = Callable[[Phase, int, int], None]
 #: Positions whose moves are listed per compiled call, so that ``progress`` hears of the listing
 #: several times a second even when it runs for minutes.
 _LISTING_BATCH = 1 << 18
+#: Positions of a stage whose moves are examined per compiled call while solving, for the same reason.
+_SOLVING_BATCH = 1 << 16
 
 
 class EndgameTooLarge(KingmeError):
@@ -261,34 +264,29 @@ def _successors(
 
 
 @njit(cache=True)
-def _solve_stage(
+def _scan_moves(
     keys: np.ndarray,
     hash_table: np.ndarray,
     stages: np.ndarray,
-    members: np.ndarray,
     local: np.ndarray,
     outcome: np.ndarray,
     plies: np.ndarray,
     compulsory: bool,
     buf: np.ndarray,
+    members: np.ndarray,
+    start: int,
+    stop: int,
+    remaining: np.ndarray,
+    inside: np.ndarray,
+    nearest_loss: np.ndarray,
+    farthest_win: np.ndarray,
+    draw_outside: np.ndarray,
 ) -> None:
-    """Solve the positions ``members`` of one stage, every lower stage being solved already.
-
-    Moves out of the stage give values at once; within it (kings' steps) the values are settled
-    in order of distance with a priority queue, so a win takes its nearest loss and a loss waits
-    for its farthest win, as in a plain breadth-first retrograde pass.
-    """
-    size = members.size
+    """For the stage's positions ``start`` to ``stop``: take the values of the moves out of the
+    stage, and count the moves that stay in it (at both ends)."""
     stage = stages[members[0]]
-    for k in range(size):
-        local[members[k]] = k
-    remaining = np.zeros(size, dtype=np.int32)  # successors inside the stage not yet won
-    inside = np.zeros(size + 1, dtype=np.int64)  # predecessors inside the stage: counts, then offsets
-    nearest_loss = np.full(size, -1, dtype=np.int32)  # plies of the nearest lost successor outside
-    farthest_win = np.full(size, -1, dtype=np.int32)  # plies of the farthest won successor outside
-    draw_outside = np.zeros(size, dtype=np.bool_)
     successors = np.empty(movegen.MAX_MOVES, dtype=np.int64)
-    for k in range(size):
+    for k in range(start, stop):
         for m in range(_successors(keys, hash_table, members[k], compulsory, buf, successors)):
             j = successors[m]
             if stages[j] == stage:
@@ -303,17 +301,50 @@ def _solve_stage(
                 farthest_win[k] = max(farthest_win[k], distance)
             else:
                 draw_outside[k] = True
-    for k in range(size):
-        inside[k + 1] += inside[k]
-    fill = inside[:-1].copy()
-    preds = np.empty(inside[size], dtype=np.int32)
-    for k in range(size):
+
+
+@njit(cache=True)
+def _link_moves(
+    keys: np.ndarray,
+    hash_table: np.ndarray,
+    stages: np.ndarray,
+    local: np.ndarray,
+    compulsory: bool,
+    buf: np.ndarray,
+    members: np.ndarray,
+    start: int,
+    stop: int,
+    fill: np.ndarray,
+    preds: np.ndarray,
+) -> None:
+    """For the stage's positions ``start`` to ``stop``: file each as a predecessor of the
+    positions its moves inside the stage reach (``fill`` is where each one's list goes on)."""
+    stage = stages[members[0]]
+    successors = np.empty(movegen.MAX_MOVES, dtype=np.int64)
+    for k in range(start, stop):
         for m in range(_successors(keys, hash_table, members[k], compulsory, buf, successors)):
             j = successors[m]
             if stages[j] == stage:
                 target = local[j]
                 preds[fill[target]] = k
                 fill[target] += 1
+
+
+@njit(cache=True)
+def _settle(
+    members: np.ndarray,
+    remaining: np.ndarray,
+    inside: np.ndarray,
+    preds: np.ndarray,
+    nearest_loss: np.ndarray,
+    farthest_win: np.ndarray,
+    draw_outside: np.ndarray,
+    outcome: np.ndarray,
+    plies: np.ndarray,
+) -> None:
+    """Settle the stage's wins and losses in order of distance with a priority queue, so a win
+    takes its nearest loss and a loss waits for its farthest win."""
+    size = members.size
     heap = np.empty(size + inside[size] + 1, dtype=np.int64)  # a position is queued at most once per edge
     queued = 0
     for k in range(size):
@@ -341,6 +372,64 @@ def _solve_stage(
             if remaining[before] == 0 and nearest_loss[before] < 0 and not draw_outside[before]:
                 longest = max(distance, farthest_win[before]) + 1
                 queued = _heap_push(heap, queued, _queue_item(longest, _LOSS, before))
+
+
+def _solve_stage(
+    keys: np.ndarray,
+    hash_table: np.ndarray,
+    stages: np.ndarray,
+    members: np.ndarray,
+    local: np.ndarray,
+    outcome: np.ndarray,
+    plies: np.ndarray,
+    compulsory: bool,
+    buf: np.ndarray,
+    examined: Callable[[int], None],
+) -> None:
+    """Solve the positions ``members`` of one stage, every lower stage being solved already.
+
+    Moves out of the stage give values at once; within it (kings' steps) the values are settled
+    by ``_settle``, as in a plain breadth-first retrograde pass. The moves are generated twice,
+    once to count and once to link them, in compiled batches of ``_SOLVING_BATCH`` positions, so
+    that ``examined`` hears how many of the stage's positions have been through both several
+    times a second: a six-piece stage takes minutes.
+    """
+    size = members.size
+    local[members] = np.arange(size, dtype=np.int32)
+    remaining = np.zeros(size, dtype=np.int32)  # successors inside the stage not yet won
+    inside = np.zeros(size + 1, dtype=np.int64)  # predecessors inside the stage: counts, then offsets
+    nearest_loss = np.full(size, -1, dtype=np.int32)  # plies of the nearest lost successor outside
+    farthest_win = np.full(size, -1, dtype=np.int32)  # plies of the farthest won successor outside
+    draw_outside = np.zeros(size, dtype=np.bool_)
+    batches = [(start, min(start + _SOLVING_BATCH, size)) for start in range(0, size, _SOLVING_BATCH)]
+    for start, stop in batches:
+        _scan_moves(
+            keys,
+            hash_table,
+            stages,
+            local,
+            outcome,
+            plies,
+            compulsory,
+            buf,
+            members,
+            start,
+            stop,
+            remaining,
+            inside,
+            nearest_loss,
+            farthest_win,
+            draw_outside,
+        )
+        examined(stop // 2)
+    np.cumsum(inside, out=inside)
+    fill = inside[:-1].copy()
+    preds = np.empty(inside[size], dtype=np.int32)
+    for start, stop in batches:
+        _link_moves(keys, hash_table, stages, local, compulsory, buf, members, start, stop, fill, preds)
+        examined((size + stop) // 2)
+    del fill
+    _settle(members, remaining, inside, preds, nearest_loss, farthest_win, draw_outside, outcome, plies)
 
 
 class Endgame:
@@ -420,7 +509,7 @@ def solve(board: Board, max_positions: int = MAX_POSITIONS, progress: Progress |
     more than ``MAX_PIECES`` pieces or reaches more than ``max_positions`` positions.
 
     Six pieces take minutes, so ``progress`` (see ``Progress``) is told how far the listing and
-    then the solving have gone: after each batch of listed positions and after each stage."""
+    then the solving have gone, after each batch of positions listed or examined."""
     pieces = (board.white | board.black).bit_count()
     if pieces > MAX_PIECES:
         raise EndgameTooLarge(f"{pieces} pieces: exact solving takes at most {MAX_PIECES}")
@@ -433,10 +522,16 @@ def solve(board: Board, max_positions: int = MAX_POSITIONS, progress: Progress |
     local = np.empty(keys.size, dtype=np.int32)
     buf = movegen.work_array(movegen.MOVES_START + movegen.MAX_MOVES * movegen.MOVE_SIZE)
     compulsory = board.variant.captures_compulsory
-    solved = 0
+    solved = reported = 0
+
+    def examined(done: int) -> None:
+        """Tell ``progress`` of ``done`` positions of the stage being solved, once per count."""
+        nonlocal reported
+        if progress and solved + done > reported:
+            reported = solved + done
+            progress("solved", reported, keys.size)
+
     for members in np.split(order, bounds):
-        _solve_stage(keys, hash_table, stages, members, local, outcome, plies, compulsory, buf)
+        _solve_stage(keys, hash_table, stages, members, local, outcome, plies, compulsory, buf, examined)
         solved += members.size
-        if progress:
-            progress("solved", solved, keys.size)
     return Endgame(keys, hash_table, outcome, plies)

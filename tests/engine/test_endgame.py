@@ -109,6 +109,7 @@ def test_solving_reports_the_listing_then_the_solving_and_batches_change_no_valu
     start = Board("W:WK19:B12")
     whole = solve(start)
     monkeypatch.setattr(endgame, "_LISTING_BATCH", 50)  # many batches, each reported
+    monkeypatch.setattr(endgame, "_SOLVING_BATCH", 3)  # a stage's positions examined in many batches
     heard: list[tuple[Phase, int, int]] = []
     table = solve(start, progress=lambda phase, done, total: heard.append((phase, done, total)))
     listed = [(done, total) for phase, done, total in heard if phase == "listed"]
