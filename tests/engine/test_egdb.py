@@ -39,7 +39,7 @@ from kingme.engine.egdb.bench import random_position
 from kingme.engine.egdb.index import index, materials
 from kingme.engine.egdb.moves import best_move, move_value
 from kingme.engine.egdb.probe import DRAW_CODE
-from kingme.engine.egdb.storage import table_path
+from kingme.engine.egdb.storage import set_path, table_path, write_table
 from kingme.engine.player import think
 from kingme.game import NO_PROGRESS_PLIES, Game, Setup
 from kingme.rules import Board
@@ -328,6 +328,37 @@ def test_a_file_of_the_uncapped_format_1_is_refused_saying_so_and_rebuilt(built:
         load(directory, 3)
     assert [report.material for report in build(directory, 3) if not report.reused] == [material]
     assert path.read_bytes() == table_path(built, material).read_bytes()
+
+
+def _mapped(tables: Tables) -> bool:
+    return isinstance(tables.values.base, np.memmap)
+
+
+def test_a_build_leaves_a_set_file_that_load_maps_with_the_same_values(built: Path, tmp_path: Path) -> None:
+    directory = _copy(built, tmp_path)
+    mapped = load(directory, 4)
+    assert _mapped(mapped)
+    set_path(directory, 4).unlink()
+    read = load(directory, 4)
+    assert not _mapped(read) and np.array_equal(mapped.values, read.values)
+    assert np.array_equal(mapped.offsets, read.offsets)
+
+
+def test_a_set_file_of_other_or_damaged_tables_is_ignored_and_the_tables_read(built: Path, tmp_path: Path) -> None:
+    directory = _copy(built, tmp_path)
+    material = Material(2, 0, 1, 0)
+    table = _bytes(load(directory, 3), material).copy()
+    table[0] = DRAW_CODE if table[0] != DRAW_CODE else DRAW_CODE + 1
+    write_table(directory, material, table)  # rebuilt since the set file was made
+    changed = load(directory, 4)
+    assert not _mapped(changed) and _bytes(changed, material)[0] == table[0]
+
+    directory = _copy(built, tmp_path / "damaged")
+    data = bytearray(set_path(directory, 4).read_bytes())
+    data[-1] ^= 0x01
+    set_path(directory, 4).write_bytes(bytes(data))
+    damaged = load(directory, 4)
+    assert not _mapped(damaged) and np.array_equal(damaged.values, load(built, 4).values)
 
 
 def _copy(built: Path, tmp_path: Path) -> Path:

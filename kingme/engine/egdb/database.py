@@ -88,13 +88,19 @@ def _check_pieces(max_pieces: int) -> None:
         raise TooManyPieces(f"{max_pieces} pieces: a database holds from 2 to {MAX_PIECES}")
 
 
-def _empty_tables(max_pieces: int) -> tuple[list[Material], Tables]:
-    found = materials(max_pieces)
+def _offsets(found: list[Material]) -> tuple[np.ndarray, int]:
+    """Each material's offset in the one array of a set (-1 for the others), and its length."""
     offsets = np.full(MATERIAL_IDS, -1, dtype=np.int64)
     total = 0
     for material in found:
         offsets[material.id] = total
         total += material.size
+    return offsets, total
+
+
+def _empty_tables(max_pieces: int) -> tuple[list[Material], Tables]:
+    found = materials(max_pieces)
+    offsets, total = _offsets(found)
     return found, Tables(offsets, np.zeros(total, dtype=np.uint8), max_pieces)
 
 
@@ -124,8 +130,17 @@ def _chunks(material: Material) -> list[np.ndarray]:
 
 def load(directory: Path, max_pieces: int) -> Tables:
     """Every table of at most ``max_pieces`` pieces from ``directory``; ``MissingTable`` or
-    ``CorruptTable`` if one is absent or damaged (nothing half-loaded is returned)."""
+    ``CorruptTable`` if one is absent or damaged (nothing half-loaded is returned). The set file
+    ``build`` leaves (``storage.map_set``) is mapped instead when it matches the material files:
+    processes that load the same set then share its memory."""
     _check_pieces(max_pieces)
+    found = materials(max_pieces)
+    checksums = [storage.table_checksum(directory, material) for material in found]
+    if None not in checksums:
+        offsets, total = _offsets(found)
+        mapped = storage.map_set(directory, max_pieces, total, [int(c) for c in checksums if c is not None])
+        if mapped is not None:
+            return Tables(offsets, mapped, max_pieces)
     found, tables = _empty_tables(max_pieces)
     for material in found:
         storage.read_table(directory, material, _table(tables, material))
@@ -150,9 +165,11 @@ def build(
 ) -> list[MaterialReport]:
     """Build every table of at most ``max_pieces`` pieces into ``directory``, keeping the ones
     already there (checked, and rebuilt if damaged or of an older format): an interrupted build
-    resumes. Wins and losses beyond ``cap`` plies to conversion are stored as draws: the 80-ply
-    rule's ``MAX_PLIES`` for every table the engine reads; a smaller cap lets tests watch the
-    cap at work on small sets, where no distance reaches 80 (the files do not record it)."""
+    resumes. Last, the set file that ``load`` maps is written (``storage.write_set``).
+
+    Wins and losses beyond ``cap`` plies to conversion are stored as draws: the 80-ply rule's
+    ``MAX_PLIES`` for every table the engine reads; a smaller cap lets tests watch the cap at
+    work on small sets, where no distance reaches 80 (the files do not record it)."""
     _check_pieces(max_pieces)
     directory.mkdir(parents=True, exist_ok=True)
     found, tables = _empty_tables(max_pieces)
@@ -186,6 +203,8 @@ def build(
                 reused=reused,
             )
         )
+    checksums = [storage.table_checksum(directory, material) for material in found]
+    storage.write_set(directory, max_pieces, tables.values, [int(c) for c in checksums if c is not None])
     return reports
 
 

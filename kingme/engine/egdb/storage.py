@@ -16,6 +16,19 @@ The version is in the name so that files of another version sit beside these ins
 overwritten: an older kingme (a running server, a match between versions) keeps reading its own
 while this one builds its own. Version 1 (``<material>.kmdb``) held distances not capped at the
 80-ply rule; it is never read, and a missing table says so when one is there.
+
+Beside them, ``build`` leaves one *set file* per set, ``set-<N>.v2.kmraw``: every table of at
+most N pieces uncompressed, in load order, so that ``load`` can map it into memory instead of
+decompressing — every process that maps it shares one copy in the page cache (the server's
+engine workers, a match's players), where decompressing gives each its own (about 3 GB at six
+pieces). Its header::
+
+    magic b"KMEGSET\x01" | format version u32 | pieces u32 | length u64 | CRC-32 of the values u32
+    | the header CRC-32 of each material's file, in load order, u32 each        (little-endian)
+
+It is derived data: a set file whose tables' checksums are not those of the material files now
+in the directory (one was rebuilt), or whose values fail their checksum, is ignored and the
+material files are read instead, so it can never give other values than they do.
 """
 
 from __future__ import annotations
@@ -37,6 +50,8 @@ MAGIC = b"KMEGDB\x00\x01"
 FORMAT_VERSION = 2
 SUFFIX = ".kmdb"
 _HEADER = struct.Struct("<8sI4BQQI")
+SET_MAGIC = b"KMEGSET\x01"
+_SET_HEADER = struct.Struct("<8sIIQI")
 
 
 class DatabaseError(KingmeError):
@@ -53,6 +68,17 @@ class CorruptTable(DatabaseError):
 
 def table_path(directory: Path, material: Material) -> Path:
     return directory / f"{material.name}.v{FORMAT_VERSION}{SUFFIX}"
+
+
+def _replace_durably(temporary: Path, final: Path) -> None:
+    """Rename a flushed ``temporary`` over ``final`` and flush the directory, so a crash leaves
+    either the old file or the whole new one."""
+    os.replace(temporary, final)
+    descriptor = os.open(final.parent, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
 
 
 def write_table(directory: Path, material: Material, table: np.ndarray) -> int:
@@ -76,12 +102,7 @@ def write_table(directory: Path, material: Material, table: np.ndarray) -> int:
         file.write(payload)
         file.flush()
         os.fsync(file.fileno())
-    os.replace(temporary, final)
-    descriptor = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(descriptor)
-    finally:
-        os.close(descriptor)
+    _replace_durably(temporary, final)
     return _HEADER.size + len(payload)
 
 
@@ -126,3 +147,59 @@ def read_table(directory: Path, material: Material, into: np.ndarray) -> None:
     if len(raw) != length:
         raise CorruptTable(f"{path}: decompresses to {len(raw)} bytes where {length} are expected")
     into[:] = np.frombuffer(raw, dtype=np.uint8)
+
+
+def table_checksum(directory: Path, material: Material) -> int | None:
+    """The CRC-32 of a material's file, when the file is whole and sound (its length and its
+    payload's checksum what its header says), else ``None``: what ties a set file to the
+    material files it was made from, and what keeps a damaged material file from going
+    unnoticed behind a sound set file (reading the compressed files costs a fraction of
+    decompressing them)."""
+    try:
+        data = table_path(directory, material).read_bytes()
+    except FileNotFoundError:
+        return None
+    if len(data) < _HEADER.size:
+        return None
+    magic, version, *_, compressed, checksum = _HEADER.unpack_from(data)
+    sound = magic == MAGIC and version == FORMAT_VERSION and len(data) == _HEADER.size + compressed
+    return int(checksum) if sound and zlib.crc32(memoryview(data)[_HEADER.size :]) == checksum else None
+
+
+def set_path(directory: Path, max_pieces: int) -> Path:
+    return directory / f"set-{max_pieces}.v{FORMAT_VERSION}.kmraw"
+
+
+def write_set(directory: Path, max_pieces: int, values: np.ndarray, checksums: list[int]) -> None:
+    """Store ``values`` (every table of at most ``max_pieces`` pieces, in load order) as the set
+    file, tied to the material files by their ``checksums``; crash-safe like a table."""
+    header = _SET_HEADER.pack(SET_MAGIC, FORMAT_VERSION, max_pieces, values.size, zlib.crc32(values.data))
+    final = set_path(directory, max_pieces)
+    temporary = final.with_name(final.name + ".tmp")
+    with open(temporary, "wb") as file:
+        file.write(header + struct.pack(f"<{len(checksums)}I", *checksums))
+        values.tofile(file)
+        file.flush()
+        os.fsync(file.fileno())
+    _replace_durably(temporary, final)
+
+
+def map_set(directory: Path, max_pieces: int, length: int, checksums: list[int]) -> np.ndarray | None:
+    """The set file's values mapped into memory (copy-on-write, so the pages stay shared among
+    processes unless one writes), or ``None`` when there is no set file for these material
+    files: missing, made from other files, or damaged (then the material files are read)."""
+    path = set_path(directory, max_pieces)
+    start = _SET_HEADER.size + 4 * len(checksums)
+    try:
+        with open(path, "rb") as file:
+            header = file.read(start)
+    except FileNotFoundError:
+        return None
+    if len(header) < start or path.stat().st_size != start + length:
+        return None
+    magic, version, pieces, size, checksum = _SET_HEADER.unpack_from(header)
+    recorded = list(struct.unpack_from(f"<{len(checksums)}I", header, _SET_HEADER.size))
+    if (magic, version, pieces, size, recorded) != (SET_MAGIC, FORMAT_VERSION, max_pieces, length, checksums):
+        return None
+    values = np.asarray(np.memmap(path, dtype=np.uint8, mode="c", offset=start, shape=(length,)))
+    return values if zlib.crc32(values.data) == checksum else None
