@@ -34,9 +34,9 @@ def level(text: str) -> str:
 
 
 def _run_bestmove(args: argparse.Namespace) -> int:
+    game = Game(Setup(args.variant, args.fen, args.seed))  # a bad position is refused before the engine loads
     from kingme.engine.player import choose_move, think
 
-    game = Game(Setup(args.variant, args.fen, args.seed))
     if not args.verbose or args.level == "random":
         print(choose_move(game, args.level))
         return 0
@@ -51,10 +51,11 @@ def _run_bestmove(args: argparse.Namespace) -> int:
 
 def _run_endgame(args: argparse.Namespace) -> int:
     from kingme.cli.progress import ProgressBar
-    from kingme.engine.endgame import MAX_PIECES, Phase, solve
     from kingme.rules import Board
 
-    board = Board(args.fen, args.variant)
+    board = Board(args.fen, args.variant)  # a bad position is refused before the engine loads
+    from kingme.engine.endgame import MAX_PIECES, Phase, solve
+
     pieces = (board.black | board.white).bit_count()
     if pieces <= MAX_PIECES:
         print(

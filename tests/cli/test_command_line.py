@@ -65,12 +65,14 @@ def test_commands_without_the_engine_never_import_numba(argv: list[str], tmp_pat
         ["bench", "engine", "--levels", "expert"],
         ["tune", "fit", "--help"],
         ["book", "build", "--help"],
+        ["bestmove", "--fen", "B:W33:B1"],
+        ["endgame", "--fen", "B:W18"],
     ],
     ids=" ".join,
 )
-def test_engine_commands_answer_help_and_option_errors_without_loading_the_engine(argv: list[str]) -> None:
-    """The compiled search (half a second of numba) is loaded when an engine command runs, not
-    to print its options or refuse one."""
+def test_engine_commands_answer_help_and_input_errors_without_loading_the_engine(argv: list[str]) -> None:
+    """The compiled search (half a second of numba) is loaded when an engine command has work
+    for it, not to print its options or refuse an option or a position."""
     assert engine_modules_imported(argv) == []
 
 
