@@ -19,7 +19,7 @@ def _run_build(args: argparse.Namespace) -> int:
         "and run it again to go on",
         flush=True,
     )
-    added = build(args.file, args.ballots, args.plies, args.nodes, ProgressBar("ballots"))
+    added = build(args.file, args.ballots, args.plies, args.nodes, ProgressBar("main-line plies"))
     print(f"{plural(added, 'position')} added")
     return 0
 

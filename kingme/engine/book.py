@@ -43,6 +43,8 @@ BOOK_PLIES = 8
 #: the game's own search would find at the same point.
 BOOK_NODES = 16_000_000
 
+#: ``progress(done, total)``: the main-line plies walked (each a deep search, seconds long, when
+#: the book lacks it) out of ``ballots * plies``; a line that ends early skips the rest of its plies.
 Progress = Callable[[int, int], None]
 
 
@@ -155,7 +157,9 @@ def build(
             )
         for done, (_, moves) in enumerate(ballot_openings()[:ballots]):
             game = Game(moves=moves)
-            for _ in range(plies):
+            for ply in range(plies):
+                if progress:
+                    progress(done * plies + ply, ballots * plies)
                 if game.is_over:
                     break
                 legal = game.legal_moves()
@@ -168,6 +172,6 @@ def build(
                     book = book.added(entry)
                     added += 1
                 game.push(legal[0] if len(legal) == 1 else book.move(game.board))
-            if progress:
-                progress(done + 1, ballots)
+        if progress:
+            progress(ballots * plies, ballots * plies)
     return added
