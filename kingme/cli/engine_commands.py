@@ -135,6 +135,8 @@ def _selfplay_worker(job: tuple[str, int, int, int, int]) -> int:
 def _run_tune_selfplay(args: argparse.Namespace) -> int:
     import multiprocessing
 
+    if Path(args.dir).exists() and not Path(args.dir).is_dir():
+        raise ValueError(f"{args.dir} is a file; --dir names the folder the games go to")
     Path(args.dir).mkdir(parents=True, exist_ok=True)
     print(
         f"playing {plural(args.games, 'game')} at {plural(args.nodes, 'node')} a move into {args.dir} "

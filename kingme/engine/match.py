@@ -305,7 +305,8 @@ class MatchRecord:
                 return
             lines = path.read_text().split("\n")
         except (OSError, UnicodeDecodeError) as error:
-            raise KingmeError(f"{path}: cannot use it as the match record ({error.__class__.__name__})") from None
+            reason = error.strerror.lower() if isinstance(error, OSError) and error.strerror else "not a text file"
+            raise KingmeError(f"{path}: cannot use it as the match record ({reason})") from None
         if lines[0] != self.header:
             raise KingmeError(f"{path} records another match ({lines[0][:120]!r}); name a new file")
         for line in lines[1:-1]:  # the last piece has no newline yet: a line cut short, or nothing

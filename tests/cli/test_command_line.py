@@ -222,6 +222,15 @@ def test_generate_refuses_a_directory_as_output(tmp_path: Path, capsys: pytest.C
     )
 
 
+def test_self_play_refuses_a_file_as_its_folder_before_playing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    games = tmp_path / "games"
+    games.write_text("")
+    assert main(["tune", "selfplay", "--dir", str(games), "--games", "1"]) == 2
+    assert capsys.readouterr().err == f"kingme: error: {games} is a file; --dir names the folder the games go to\n"
+
+
 def test_a_file_that_cannot_be_read_is_named_with_the_problem(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
