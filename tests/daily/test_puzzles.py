@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 from datetime import date, timedelta
 from pathlib import Path
@@ -13,6 +14,7 @@ from kingme.cli import main
 from kingme.daily.puzzles import FIRST_DAY, Collection, Puzzle, PuzzleError, stored_collection, verifier
 from kingme.daily.puzzles import analysis as puzzle_analysis
 from kingme.daily.puzzles.analysis import DEEPER_DEPTH, VERIFY_DEPTH, Scored
+from kingme.daily.puzzles.endings import ending_puzzle, ending_puzzles
 from kingme.daily.puzzles.solving import attempt, expected_move
 from kingme.daily.puzzles.verifier import check_line, check_puzzle
 from kingme.engine import egdb
@@ -222,6 +224,34 @@ def test_the_tables_judge_only_the_endings_they_hold(four_pieces: egdb.Tables, m
     monkeypatch.setattr(puzzle_analysis, "endgame_tables", lambda: four_pieces)
     assert puzzle_analysis.database_tables(Board(FIRST_POSITION)) is four_pieces
     assert puzzle_analysis.database_tables(Board("W:W20,K15:B12,K28,K1")) is None  # five pieces: solved
+
+
+def test_ending_puzzles_from_the_tables_have_one_winning_move_and_verify(
+    four_pieces: egdb.Tables, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(puzzle_analysis, "endgame_tables", lambda: four_pieces)
+    puzzles = list(itertools.islice(ending_puzzles(four_pieces, 4, seed=1), 3))
+    assert puzzles == list(itertools.islice(ending_puzzles(four_pieces, 4, seed=1), 3))  # seeded
+    for puzzle in puzzles:
+        board = Board(puzzle.fen)
+        wins = [s for s in puzzle_analysis.table_scores(four_pieces, board, 0) if s.score > 0]
+        assert [str(s.move) for s in wins] == [puzzle.solution[0]]
+        assert puzzle.id.startswith("e-") and puzzle.title.endswith("to play and win")
+        assert check_puzzle(puzzle) is None
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        FIRST_POSITION,  # four moves win (23-27 the quickest): no single winning move
+        "W:WK14,K30:BK9,K10",  # a capture is compulsory (14x5 or 14x7)
+        "W:WK18,K14,K1:BK28",  # three kings against one: a mop-up, not a study
+    ],
+)
+def test_an_ending_with_more_than_one_win_a_forced_capture_or_lopsided_material_is_no_puzzle(
+    four_pieces: egdb.Tables, fen: str
+) -> None:
+    assert ending_puzzle(four_pieces, Board(fen)) is None
 
 
 def test_stored_puzzles_verify_smoke_subset() -> None:

@@ -2,7 +2,8 @@
 
 ``collection`` holds the stored collection, the puzzle of the day and the archive; ``analysis``
 scores every root move with the engine's search; ``generator`` finds new puzzles in engine
-games and ``verifier`` re-solves stored ones; ``classics`` holds the published positions.
+games, ``endings`` in the endgame tables, and ``verifier`` re-solves stored ones; ``classics``
+holds the published positions.
 """
 
 from kingme.daily.puzzles.collection import FIRST_DAY, Collection, stored_collection

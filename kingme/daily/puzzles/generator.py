@@ -72,9 +72,22 @@ def material(board: Board, side: Color) -> int:
     return _MAN * (own.bit_count() - opp.bit_count()) + (_KING - _MAN) * kings
 
 
-def puzzle_id(fen: str) -> str:
-    """A stable id from the position: the same position is the same puzzle in every run."""
-    return "g-" + hashlib.sha256(fen.encode()).hexdigest()[:10]
+def puzzle_id(fen: str, kind: str = "g") -> str:
+    """A stable id from the position: the same position is the same puzzle in every run
+    (``kind`` "g" for a generated puzzle, "e" for an ending from the tables)."""
+    return f"{kind}-" + hashlib.sha256(fen.encode()).hexdigest()[:10]
+
+
+def about_level(board: Board) -> bool:
+    """Whether the side to move is at most a man behind and at most a king's worth of a man
+    ahead: a puzzle wins something, it does not mop up."""
+    return -_MAN <= material(board, board.turn) <= _KING - _MAN
+
+
+def obvious(board: Board, key: Move) -> bool:
+    """Whether a shallow reader (``SHALLOW_DEPTH``) already sees ``key`` win: no puzzle then."""
+    shallow = score_moves(board, SHALLOW_DEPTH)
+    return shallow[0].move == key and shallow[0].score >= DECISIVE
 
 
 def _clear_win(scored: list[Scored]) -> bool:
@@ -137,8 +150,7 @@ def _title(board: Board, line: list[Move]) -> str:
 
 def find_puzzle(board: Board, budget: GeneratorBudget) -> Puzzle | None:
     """The puzzle in ``board``'s position, if it is one (see the module's steps)."""
-    solver = board.turn
-    if len(board.legal_moves()) < 2 or not -_MAN <= material(board, solver) <= _KING - _MAN:
+    if len(board.legal_moves()) < 2 or not about_level(board):
         return None
     game = Game(Setup("american", board.fen(), "puzzle-analysis"))
     if analyse(game, budget.scan_depth, NODE_BUDGET).score < DECISIVE:
@@ -147,8 +159,7 @@ def find_puzzle(board: Board, budget: GeneratorBudget) -> Puzzle | None:
     if not _clear_win(scored):
         return None
     key = scored[0].move
-    shallow = score_moves(board, SHALLOW_DEPTH)
-    if shallow[0].move == key and shallow[0].score >= DECISIVE:
+    if obvious(board, key):
         return None
     line = winning_line(board, key, budget.line_depth, budget.solver_moves)
     if line is None:
