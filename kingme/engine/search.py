@@ -41,7 +41,7 @@ import numpy as np
 from numba import njit
 
 from kingme.engine.bitops import lowest_index, popcount
-from kingme.engine.egdb.probe import UNKNOWN, is_loss, is_win, plies, probe
+from kingme.engine.egdb.probe import UNKNOWN, is_loss, is_win, plies, probe, within_rule
 from kingme.engine.evaluation import evaluate
 from kingme.engine.movegen import (
     MAX_PLY,
@@ -314,7 +314,7 @@ def negamax(
     if ply > 0 and (quiet >= NO_PROGRESS or _repeated(W, key, position, quiet)):
         return 0
     if ply > 0 and popcount(own | opp) <= W[ENDGAME_PIECES_AT]:
-        known = _endgame_score(offsets, values, own, opp, kings, black)
+        known = _endgame_score(offsets, values, own, opp, kings, black, quiet)
         if known != NOT_IN_DATABASE:
             return known
     if ply >= MAX_PLY - 2:
@@ -462,12 +462,16 @@ def _truncation(static: int, alpha: int, beta: int, depth: int) -> int:
 
 
 @njit(cache=True)
-def _endgame_score(offsets: np.ndarray, values: np.ndarray, own: int, opp: int, kings: int, black: bool) -> int:
+def _endgame_score(
+    offsets: np.ndarray, values: np.ndarray, own: int, opp: int, kings: int, black: bool, quiet: int
+) -> int:
     """The endgame database's verdict as a score for the side to move: a win converting in
     ``n`` plies is ``DATABASE_WIN - n`` (so the search hurries to convert and the loser holds
-    out), a draw 0; ``NOT_IN_DATABASE`` when the tables do not have the position."""
+    out), a draw 0 — also a win that ``quiet`` plies of the 80-ply count already played leave
+    no time to convert (``within_rule``); ``NOT_IN_DATABASE`` when the tables do not have the
+    position."""
     black_bits, white_bits = (own, opp) if black else (opp, own)
-    value = probe(offsets, values, black_bits, white_bits, kings, black)
+    value = within_rule(probe(offsets, values, black_bits, white_bits, kings, black), quiet)
     if value == UNKNOWN:
         return NOT_IN_DATABASE
     if is_win(value):

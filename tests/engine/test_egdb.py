@@ -314,6 +314,16 @@ def test_the_engine_trusts_a_table_win_only_within_the_80_ply_rule(
     assert result.move == best_move(tables, game.board)
 
 
+@pytest.mark.parametrize(("game", "score"), [(WITHIN_THE_RULE, core.DATABASE_WIN - 29), (BEYOND_THE_RULE, 0)])
+def test_the_search_below_the_root_trusts_a_table_win_only_within_the_80_ply_rule(
+    tables: Tables, game: Game, score: int
+) -> None:
+    own, opp = game.board.sides()
+    black = game.board.black_to_move
+    known = core._endgame_score(tables.offsets, tables.values, own, opp, game.board.kings, black, game.quiet_plies)
+    assert known == score
+
+
 def test_a_file_of_the_uncapped_format_1_is_refused_saying_so_and_rebuilt(built: Path, tmp_path: Path) -> None:
     directory = _copy(built, tmp_path)
     material = Material(2, 0, 1, 0)
