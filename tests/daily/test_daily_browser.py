@@ -207,6 +207,7 @@ def test_the_daily_puzzle_tells_a_wrong_move_and_is_solved_with_the_defenders_re
 
 def test_the_puzzle_view_renders_its_state_again_in_a_new_language(page: Any) -> None:
     page.get_by_test_id("daily-puzzle").click()
+    expect(page.locator("#puzzle-title")).to_have_text("Seeing is believing")
     board = page.locator("#puzzle-board")
     board.locator('[data-square="22"]').click()
     board.locator('[data-square="18"]').click()

@@ -48,6 +48,26 @@ def test_on_a_laptop_the_board_result_moves_and_controls_are_all_in_view(new_pla
     assert play.page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
 
 
+@pytest.mark.parametrize("viewport", LAPTOPS, ids=["1280x800", "1366x768"])
+def test_a_long_game_in_french_keeps_the_last_move_and_one_row_of_controls_in_view(new_play, viewport):
+    play = new_play(viewport=viewport)
+    play.hook("open-settings").click()
+    play.hook("language").select_option("fr")  # the longest labels ("Retourner le damier")
+    expect(play.page.locator("html")).to_have_attribute("lang", "fr")
+    play.page.keyboard.press("Escape")
+    play.start(opponent="local")
+    for turns in range(1, 13):
+        play.play_any_turn()
+        play.wait_for_history(turns)
+    play.hook("resign").click()
+    play.hook("confirm").click()
+    expect(play.hook("result")).to_be_visible()
+    for selector in ("#result-panel", "#history li:last-child", ".controls", "#new-game", "#status", "#import-pdn"):
+        in_view(play, selector)
+    button = box(play, "#undo")
+    assert box(play, ".controls")["height"] < 2 * button["height"], "the controls take two rows"
+
+
 def test_on_a_phone_the_board_spans_the_width_and_the_controls_follow_it(new_play):
     play = new_play(viewport={"width": 390, "height": 844})
     play.start(opponent="local")
