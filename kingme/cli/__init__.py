@@ -45,7 +45,7 @@ class Command(NamedTuple):
 GROUPS = {
     "puzzles": "make, check and schedule the daily puzzles",
     "egdb": "endgame databases: build, probe and verify",
-    "tune": "refit the evaluation to the results of engine games",
+    "tune": "refit the evaluation to engine games and their search scores",
     "book": "the opening book of the strong and master levels",
     "bench": "benchmarks that print speed figures",
 }
@@ -64,6 +64,11 @@ COMMANDS = (
     Command("match", "play two levels against each other over the 3-move ballots", "engine_commands:match_options"),
     Command("engine", "speak the kingme engine protocol on stdin/stdout", "engine_commands:engine_options"),
     Command("puzzles generate", "find puzzles in engine games and add them", "puzzle_commands:generate_options"),
+    Command(
+        "puzzles endings",
+        "endgame puzzles from the endgame tables, into a new collection",
+        "puzzle_commands:endings_options",
+    ),
     Command("puzzles verify", "solve every stored puzzle again", "puzzle_commands:verify_options"),
     Command(
         "puzzles calendar", "print the puzzle of each day; --extend appends weeks", "puzzle_commands:calendar_options"

@@ -1,4 +1,5 @@
-"""``kingme puzzles generate``, ``verify`` and ``calendar``: make, check and schedule the puzzles.
+"""``kingme puzzles generate``, ``endings``, ``verify`` and ``calendar``: make, check and schedule
+the puzzles.
 
 ``generate`` and ``verify`` are long runs, so they draw a plain-text progress bar on stderr
 (standard output stays for the results). ``verify`` exits with status 1 and names every puzzle
@@ -126,6 +127,36 @@ def _check_writable(path: Path) -> None:
     _partial(path).unlink()
 
 
+def _run_endings(args: argparse.Namespace) -> int:
+    """A new collection of endgame puzzles from the endgame tables (``kingme.daily.puzzles.endings``)."""
+    import itertools
+
+    from kingme.daily.puzzles.endings import ending_puzzles
+    from kingme.engine.analysis import endgame_tables
+    from kingme.engine.egdb import DatabaseError, default_directory
+
+    path: Path = args.output
+    if path.exists():
+        raise PuzzleError(f"{path} exists; endings writes a new collection (add its puzzles to another by hand)")
+    _check_writable(path)
+    tables = endgame_tables()
+    if tables is None or tables.max_pieces < args.pieces:
+        held = f"hold at most {tables.max_pieces} pieces" if tables else "cannot be loaded or built"
+        raise DatabaseError(
+            f"the engine's tables in {default_directory()} {held}: "
+            f"build them first with `kingme egdb build --pieces {args.pieces}`"
+        )
+    bar = ProgressBar("puzzles")
+    found: list[Puzzle] = []
+    for puzzle in itertools.islice(ending_puzzles(tables, args.pieces, args.seed, args.solver_moves), args.count):
+        found.append(puzzle)
+        bar(len(found), args.count)
+        print(f"{puzzle.id}  {puzzle.fen}  {' '.join(puzzle.solution)}  ({puzzle.difficulty})")
+    _save(path, Collection(tuple(found)))
+    print(f"{plural(len(found), 'puzzle')} of {args.pieces} pieces in {path}")
+    return 0
+
+
 def _run_verify(args: argparse.Namespace) -> int:
     from kingme.daily.puzzles.verifier import verify
 
@@ -203,6 +234,15 @@ def generate_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fresh", action="store_true", help="start a new file instead of appending")
     parser.add_argument("--no-classics", action="store_true", help="leave out the classic positions")
     parser.set_defaults(run=_run_generate)
+
+
+def endings_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--pieces", type=whole_number(2, 6), required=True, help="pieces in each ending (2 to 6)")
+    parser.add_argument("--count", type=_positive, default=20, help="puzzles to find (default 20)")
+    parser.add_argument("--seed", type=whole_number(0), default=1, help="which random positions (default 1)")
+    parser.add_argument("--solver-moves", type=_positive, default=3, help="longest line, in solver's moves (default 3)")
+    parser.add_argument("--output", type=Path, required=True, help="the new collection file to write")
+    parser.set_defaults(run=_run_endings)
 
 
 def verify_options(parser: argparse.ArgumentParser) -> None:

@@ -17,6 +17,7 @@ from kingme.daily.puzzles.analysis import DEEPER_DEPTH, VERIFY_DEPTH, Scored
 from kingme.daily.puzzles.endings import ending_puzzle, ending_puzzles
 from kingme.daily.puzzles.solving import attempt, expected_move
 from kingme.daily.puzzles.verifier import check_line, check_puzzle
+from kingme.engine import analysis as engine_analysis
 from kingme.engine import egdb
 from kingme.rules import Board
 
@@ -252,6 +253,20 @@ def test_an_ending_with_more_than_one_win_a_forced_capture_or_lopsided_material_
     four_pieces: egdb.Tables, fen: str
 ) -> None:
     assert ending_puzzle(four_pieces, Board(fen)) is None
+
+
+def test_the_endings_command_writes_a_new_collection_of_ending_puzzles(
+    four_pieces: egdb.Tables, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(engine_analysis, "endgame_tables", lambda: four_pieces)
+    file = tmp_path / "endings.json"
+    assert main(["puzzles", "endings", "--pieces", "4", "--count", "2", "--output", str(file)]) == 0
+    puzzles = Collection.from_path(file).puzzles
+    assert [p.id for p in puzzles] == [p.id for p in itertools.islice(ending_puzzles(four_pieces, 4, seed=1), 2)]
+    assert capsys.readouterr().out.endswith(f"2 puzzles of 4 pieces in {file}\n")
+    assert main(["puzzles", "endings", "--pieces", "4", "--output", str(file)]) == 2  # never overwritten
+    assert main(["puzzles", "endings", "--pieces", "5", "--output", str(tmp_path / "five.json")]) == 2
+    assert "hold at most 4 pieces" in capsys.readouterr().err and not (tmp_path / "five.json").exists()
 
 
 def test_stored_puzzles_verify_smoke_subset() -> None:
