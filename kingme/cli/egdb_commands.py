@@ -131,10 +131,15 @@ def _largest_present(directory: Path) -> int:
 def _run_verify(args: argparse.Namespace) -> int:
     directory = _directory(args)
     pieces = args.pieces or _largest_present(directory)
+    names = {material.name: material for material in materials(pieces)}
+    unknown = sorted(set(args.table or ()) - set(names))
+    if unknown:
+        raise DatabaseError(f"no table {unknown[0]} in a set of at most {pieces} pieces (names such as 3K0M-2K1M)")
     started = time.perf_counter()
     tables = load(directory, pieces)
     bar = ProgressBar("slices")
-    wrong = verify_tables(tables, lambda material, done, total: bar(done, total))
+    only = [names[name] for name in args.table or ()]
+    wrong = verify_tables(tables, lambda material, done, total: bar(done, total), only=only)
     bad = {material: count for material, count in wrong.items() if count}
     for material, count in bad.items():
         print(f"  {material.name}: {plural(count, 'position')} disagree with their successors")
@@ -222,6 +227,9 @@ def estimate_options(parser: argparse.ArgumentParser) -> None:
 
 def verify_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pieces", type=_pieces, help="tables to check (default: the largest complete set)")
+    parser.add_argument(
+        "--table", action="append", help="check only this material's table, e.g. 3K0M-2K1M (repeatable)"
+    )
     _directory_option(parser)
     parser.set_defaults(run=_run_verify)
 

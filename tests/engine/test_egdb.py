@@ -482,6 +482,14 @@ def test_verify_command_reports_a_sound_database(built: Path, capsys: pytest.Cap
     assert "sound" in capsys.readouterr().out
 
 
+def test_verify_can_check_chosen_tables_alone(built: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    command = ["egdb", "verify", "--pieces", "3", "--dir", str(built), "--table", "2K0M-1K0M", "--table", "1K1M-1K0M"]
+    assert main(command) == 0
+    assert "2 tables of at most 3 pieces" in capsys.readouterr().out
+    assert main(["egdb", "verify", "--pieces", "3", "--dir", str(built), "--table", "3K0M-2K1M"]) == 2
+    assert "no table 3K0M-2K1M in a set of at most 3 pieces" in capsys.readouterr().err
+
+
 def test_estimate_solves_a_sample_of_every_table_of_the_size_and_scales_it_up(
     built: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -264,11 +264,16 @@ def estimate_build(
     return estimates
 
 
-def verify_tables(tables: Tables, progress: Progress | None = None, *, cap: int = MAX_PLIES) -> dict[Material, int]:
+def verify_tables(
+    tables: Tables, progress: Progress | None = None, *, cap: int = MAX_PLIES, only: Collection[Material] = ()
+) -> dict[Material, int]:
     """How many positions of each material disagree with their successors (all 0 when sound),
-    a win or a loss beyond ``cap`` plies counting as a draw (as in ``build``)."""
+    a win or a loss beyond ``cap`` plies counting as a draw (as in ``build``); ``only`` checks
+    those materials alone (all when empty), the rest of the set still read as their successors."""
     wrong = {}
     for material in materials(tables.max_pieces):
+        if only and material not in only:
+            continue
         descriptor = _descriptor(tables, material)
         count = 0
         chunks = _chunks(material)
