@@ -64,7 +64,11 @@ def _run_endgame(args: argparse.Namespace) -> int:
             file=sys.stderr,
             flush=True,
         )
-    bars = {"listed": ProgressBar("positions listed"), "solved": ProgressBar("positions solved")}
+    bars = {
+        "listed": ProgressBar("positions listed"),
+        "indexed": ProgressBar("positions indexed"),
+        "solved": ProgressBar("positions solved"),
+    }
 
     def progress(phase: Phase, done: int, total: int) -> None:
         bars[phase](done, total)

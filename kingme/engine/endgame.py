@@ -54,17 +54,22 @@ _UNKNOWN, _WIN, _LOSS = 0, 1, 2
 _SEEN_BY_THE_MOVER: dict[Outcome, Outcome] = {"win": "loss", "loss": "win", "draw": "draw"}
 _EMPTY = -1
 
-#: The two phases of ``solve``: listing every reachable position, then solving them.
-Phase = Literal["listed", "solved"]
+#: The phases of ``solve``: listing every reachable position, indexing them (a hash table of
+#: the final size and each one's stage), then solving them.
+Phase = Literal["listed", "indexed", "solved"]
 #: ``progress(phase, done, total)``: while listing, the positions whose moves are listed out of
-#: those found so far (a total that grows); then, out of all of them, the positions solved, and
-#: of the stage being solved the share whose moves have been examined.
+#: those found so far (a total that grows); then, out of all of them, the positions indexed; then
+#: the positions solved, and of the stage being solved the share whose moves have been examined.
 Progress = Callable[[Phase, int, int], None]
 #: Positions whose moves are listed per compiled call, so that ``progress`` hears of the listing
 #: several times a second even when it runs for minutes.
 _LISTING_BATCH = 1 << 18
 #: Positions of a stage whose moves are examined per compiled call while solving, for the same reason.
 _SOLVING_BATCH = 1 << 16
+#: Positions entered in a hash table per compiled call (far cheaper each than listing or solving).
+_INDEXING_BATCH = 1 << 20
+#: ``_rehash``'s ``stages`` when the stages are not wanted.
+_NO_STAGES = np.empty(0, dtype=np.int16)
 
 
 class EndgameTooLarge(KingmeError):
@@ -157,9 +162,13 @@ def _slot(hash_table: np.ndarray, keys: np.ndarray, key: int) -> int:
 
 
 @njit(cache=True)
-def _rehash(keys: np.ndarray, count: int, hash_table: np.ndarray) -> None:
-    for index in range(count):
+def _rehash(keys: np.ndarray, start: int, stop: int, hash_table: np.ndarray, stages: np.ndarray) -> None:
+    """Enter the keys ``start`` to ``stop`` in the hash table, and their ``_stage`` in ``stages``
+    unless it is empty (while the listing still grows, the stages are not wanted yet)."""
+    for index in range(start, stop):
         hash_table[_slot(hash_table, keys, keys[index])] = index
+        if stages.size:
+            stages[index] = _stage(keys[index])
 
 
 @njit(cache=True)
@@ -185,15 +194,6 @@ def _enumerate(
                 count += 1
         i += 1
     return i, count
-
-
-@njit(cache=True)
-def _stages(keys: np.ndarray) -> np.ndarray:
-    """``_stage`` of every key."""
-    stages = np.empty(keys.size, dtype=np.int16)
-    for i in range(keys.size):
-        stages[i] = _stage(keys[i])
-    return stages
 
 
 #: A queue item is one int64 so that the heap orders it by distance first: the plies from bit
@@ -467,22 +467,44 @@ def _board_key(board: Board) -> int:
     return _key(own, opp, board.kings, board.black_to_move)
 
 
-def _reachable(board: Board, max_positions: int, progress: Progress | None) -> tuple[np.ndarray, np.ndarray]:
-    """Keys of every position reachable from ``board`` (the start first) and their hash table."""
+def _enter(
+    keys: np.ndarray, count: int, hash_table: np.ndarray, report: Callable[[int], None], stages: np.ndarray = _NO_STAGES
+) -> None:
+    """``_rehash`` of the first ``count`` keys in batches of ``_INDEXING_BATCH``, with ``report``
+    of how many are entered after each: at the largest, a pass over the keys takes many seconds."""
+    for start in range(0, count, _INDEXING_BATCH):
+        stop = min(start + _INDEXING_BATCH, count)
+        _rehash(keys, start, stop, hash_table, stages)
+        report(stop)
+
+
+def _reachable(
+    board: Board, max_positions: int, progress: Progress | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Keys of every position reachable from ``board`` (the start first), their hash table and
+    their stages."""
     compulsory = board.variant.captures_compulsory
     capacity = 1 << 16
     keys = np.empty(capacity, dtype=np.int64)
     keys[0] = _board_key(board)
     hash_table = np.full(2 * capacity, _EMPTY, dtype=np.int32)
-    _rehash(keys, 1, hash_table)
+    _rehash(keys, 0, 1, hash_table, _NO_STAGES)
     buf = movegen.work_array(movegen.MOVES_START + movegen.MAX_MOVES * movegen.MOVE_SIZE)
     expanded, count = 0, 1
+
+    def listing(_: int) -> None:
+        if progress:
+            progress("listed", expanded, count)
+
+    def indexed(done: int) -> None:
+        if progress:
+            progress("indexed", done, count)
+
     while True:
         expanded, count = _enumerate(keys, hash_table, expanded, expanded + _LISTING_BATCH, count, compulsory, buf)
         if count > max_positions:
             raise EndgameTooLarge(f"{board.fen()} reaches more than {max_positions:,} positions")
-        if progress:
-            progress("listed", expanded, count)
+        listing(expanded)
         if expanded == count:
             break
         if count + movegen.MAX_MOVES <= keys.size:
@@ -491,12 +513,13 @@ def _reachable(board: Board, max_positions: int, progress: Progress | None) -> t
         keys = np.concatenate((keys, np.empty(capacity - keys.size, dtype=np.int64)))
         del hash_table  # before the next one is allocated: at the largest they take gigabytes
         hash_table = np.full(2 * capacity, _EMPTY, dtype=np.int32)
-        _rehash(keys, count, hash_table)
+        _enter(keys, count, hash_table, listing)
     del hash_table
     keys = keys[:count].copy()
     hash_table = np.full(_table_size(count), _EMPTY, dtype=np.int32)
-    _rehash(keys, count, hash_table)
-    return keys, hash_table
+    stages = np.empty(count, dtype=np.int16)
+    _enter(keys, count, hash_table, indexed, stages)
+    return keys, hash_table, stages
 
 
 def _table_size(count: int) -> int:
@@ -509,12 +532,11 @@ def solve(board: Board, max_positions: int = MAX_POSITIONS, progress: Progress |
     more than ``MAX_PIECES`` pieces or reaches more than ``max_positions`` positions.
 
     Six pieces take minutes, so ``progress`` (see ``Progress``) is told how far the listing and
-    then the solving have gone, after each batch of positions listed or examined."""
+    then the solving have gone, after each batch of positions listed, indexed or examined."""
     pieces = (board.white | board.black).bit_count()
     if pieces > MAX_PIECES:
         raise EndgameTooLarge(f"{pieces} pieces: exact solving takes at most {MAX_PIECES}")
-    keys, hash_table = _reachable(board, max_positions, progress)
-    stages = _stages(keys)
+    keys, hash_table, stages = _reachable(board, max_positions, progress)
     order = np.argsort(stages, kind="stable").astype(np.int32)
     bounds = np.flatnonzero(np.diff(stages[order])) + 1
     outcome = np.zeros(keys.size, dtype=np.int8)

@@ -103,18 +103,22 @@ def test_a_position_that_cannot_be_reached_has_no_value() -> None:
         table.value(Board("W:WK19,K23:B12"))
 
 
-def test_solving_reports_the_listing_then_the_solving_and_batches_change_no_value(
+def test_solving_reports_the_listing_the_indexing_then_the_solving_and_batches_change_no_value(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     start = Board("W:WK19:B12")
     whole = solve(start)
     monkeypatch.setattr(endgame, "_LISTING_BATCH", 50)  # many batches, each reported
     monkeypatch.setattr(endgame, "_SOLVING_BATCH", 3)  # a stage's positions examined in many batches
+    monkeypatch.setattr(endgame, "_INDEXING_BATCH", 7)  # and indexed in many
     heard: list[tuple[Phase, int, int]] = []
     table = solve(start, progress=lambda phase, done, total: heard.append((phase, done, total)))
     listed = [(done, total) for phase, done, total in heard if phase == "listed"]
+    indexed = [(done, total) for phase, done, total in heard if phase == "indexed"]
     solved = [(done, total) for phase, done, total in heard if phase == "solved"]
-    assert heard[: len(listed)] == [("listed", done, total) for done, total in listed]  # listing first
+    phases = [phase for phase, _, _ in heard]
+    assert phases == ["listed"] * len(listed) + ["indexed"] * len(indexed) + ["solved"] * len(solved)
+    assert indexed == [(done, len(whole)) for done in range(7, len(whole), 7)] + [(len(whole), len(whole))]
     assert len(listed) > len(whole) // 50 - 1 and all(done <= total for done, total in listed)
     assert listed[-1] == (len(whole), len(whole))
     assert [done for done, _ in solved] == sorted({done for done, _ in solved})  # rising, no repeats
