@@ -3,6 +3,10 @@
 
 Playwright's sync API allows one running instance per thread, and an xdist worker may run tests
 of several suites, so they all use this session's browser rather than starting their own.
+
+Every test, and every server a test starts, reads its endgame tables from the suite's own folder
+(``SUITE_EGDB_DIR``, the small set built there on first use), so the suite gives the same
+answers on every machine, whatever larger sets a developer has built in the default folder.
 """
 
 from __future__ import annotations
@@ -10,12 +14,17 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
 from browser_support import die_with_parent, free_port
+
+SUITE_EGDB_DIR = Path(tempfile.gettempdir()) / f"kingme-tests-egdb-{os.getuid()}"
+os.environ["KINGME_EGDB_DIR"] = str(SUITE_EGDB_DIR)
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
