@@ -213,6 +213,18 @@ def test_an_exact_puzzle_lists_its_slower_wins_in_any_order_and_the_verifier_che
     assert "are not those of the exact solution" in check_puzzle(wrong)
 
 
+def test_a_puzzle_listing_slower_wins_is_judged_exactly_even_where_the_search_proves_its_line(
+    exact_judge: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # With the larger tables the search, probing them, proves a classic's line by itself; its
+    # slower wins are still checked, as only the exact judgement lists them.
+    monkeypatch.setattr(verifier, "_search_failure", lambda *_: None)
+    line = ("23-27", "28-32", "19-23")
+    assert check_puzzle(Puzzle("first", FIRST_POSITION, line, "First", slower=(("23-18",), ()))) is not None
+    slower = (("23-18", "23-26", "19-15"), ("27-31", "27-24", "27-23"))
+    assert check_puzzle(Puzzle("first", FIRST_POSITION, line, "First", slower=slower)) is None
+
+
 def test_the_tables_judge_an_ending_without_solving_it(
     four_pieces: egdb.Tables, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -2,8 +2,9 @@
 
 A classic joins the collection only as far as the verifier accepts it: its line is kept up to
 the last sound solver's move before the first point where the published move is not the only
-decisive one, or (in an ending solved exactly) not the only quickest win, or the published
-defence is not the longest. The rest of a long ending is technique with several ways to win,
+decisive one, or (in an ending judged exactly: every classic of at most
+``endgame.MAX_PIECES`` pieces, from the endgame tables or by solving it) not the only quickest
+win, or the published defence is not the longest. The rest of a long ending is technique with several ways to win,
 not a puzzle. A classic whose first move does not verify is left out altogether.
 """
 
@@ -15,6 +16,8 @@ from dataclasses import dataclass
 from kingme.daily.puzzles.analysis import VERIFY_DEPTH
 from kingme.daily.puzzles.model import Puzzle
 from kingme.daily.puzzles.verifier import judge
+from kingme.engine.endgame import MAX_PIECES
+from kingme.rules import Board
 
 Progress = Callable[[int, int], None]
 
@@ -114,7 +117,8 @@ def verified_classics(
     kept, rejected = [], []
     for done, classic in enumerate(CLASSICS, start=1):
         line = tuple(classic.line[: len(classic.line) - (1 - len(classic.line) % 2)])  # end on a solver's move
-        verdict = judge(classic.fen, line, depth)
+        board = Board(classic.fen)
+        verdict = judge(classic.fen, line, depth, exact=(board.black | board.white).bit_count() <= MAX_PIECES)
         if verdict.failure is not None:
             ply = verdict.failure[0]
             line = line[: max(ply if ply % 2 else ply - 1, 0)]  # up to the last sound solver's move

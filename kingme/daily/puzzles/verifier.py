@@ -51,7 +51,13 @@ class Verdict:
     slower: tuple[tuple[str, ...], ...] = ()
 
 
-def judge(fen: str, line: Sequence[str], depth: int = VERIFY_DEPTH, also_wins: Sequence[Sequence[str]] = ()) -> Verdict:
+def judge(
+    fen: str,
+    line: Sequence[str],
+    depth: int = VERIFY_DEPTH,
+    also_wins: Sequence[Sequence[str]] = (),
+    exact: bool = False,
+) -> Verdict:
     """Check ``line`` from ``fen``: each solver's move must be the only win, besides the moves
     ``also_wins`` lists for it (full paths, one list per solver's move, or none), which must win.
 
@@ -61,12 +67,18 @@ def judge(fen: str, line: Sequence[str], depth: int = VERIFY_DEPTH, also_wins: S
     neither can prove is then judged exactly: from the engine's endgame tables when they hold
     it (a lookup per move: the six-piece classics in seconds), else solved when small enough
     (``exact_table``; First and Second Position are, in minutes for six pieces).
+
+    ``exact`` skips the search: a study of an ending (``Puzzle.slower``) is judged exactly
+    whatever the search would say, as only that judgement lists its slower wins — and with the
+    larger tables the search, probing them, proves some of these lines by itself.
     """
-    failure = _search_failure(Board(fen), line, depth, also_wins)
-    if failure is not None and depth < DEEPER_DEPTH:
-        failure = _search_failure(Board(fen), line, DEEPER_DEPTH, also_wins)
-    if failure is None:
-        return Verdict(None)
+    failure: tuple[int, str] | None = (0, "the ending is too large to judge exactly")
+    if not exact:
+        failure = _search_failure(Board(fen), line, depth, also_wins)
+        if failure is not None and depth < DEEPER_DEPTH:
+            failure = _search_failure(Board(fen), line, DEEPER_DEPTH, also_wins)
+        if failure is None:
+            return Verdict(None)
     tables = database_tables(Board(fen))
     if tables is not None:
         return _exact_verdict(partial(table_scores, tables), ", converting in", Board(fen), line)
@@ -151,8 +163,8 @@ def check_line(fen: str, line: Sequence[str], depth: int = VERIFY_DEPTH) -> str 
 def check_puzzle(puzzle: Puzzle, depth: int = VERIFY_DEPTH) -> str | None:
     """Why ``puzzle`` is rejected, or ``None`` when it verifies (its slower wins and the moves it
     lists as also winning included; the slower wins in any order, as the tables and the solver
-    rank them by different distances)."""
-    verdict = judge(puzzle.fen, puzzle.solution, depth, puzzle.also_wins)
+    rank them by different distances). A puzzle listing slower wins is judged exactly."""
+    verdict = judge(puzzle.fen, puzzle.solution, depth, puzzle.also_wins, exact=bool(puzzle.slower))
     if verdict.failure:
         return verdict.failure[1]
     if puzzle.slower and [set(moves) for moves in puzzle.slower] != [set(moves) for moves in verdict.slower]:
