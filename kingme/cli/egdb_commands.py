@@ -20,6 +20,7 @@ from kingme.engine.egdb import (
     MAX_PLIES,
     DatabaseError,
     Material,
+    Tables,
     TooManyPieces,
     build,
     default_directory,
@@ -168,18 +169,26 @@ def _run_bench_egdb(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_bench_endings(args: argparse.Namespace) -> int:
-    """The computer plays random won and drawn endings out against the tables (see ``playout``)."""
+def engine_tables(pieces: int) -> Tables:
+    """The engine's own tables (``analysis.endgame_tables``, as it plays), when they hold
+    ``pieces`` pieces; else a ``DatabaseError`` saying what to build."""
     from kingme.engine.analysis import endgame_tables
-    from kingme.engine.egdb import playout
 
     tables = endgame_tables()
-    if tables is None or tables.max_pieces < args.pieces:
+    if tables is None or tables.max_pieces < pieces:
         held = f"hold at most {tables.max_pieces} pieces" if tables else "cannot be loaded or built"
         raise DatabaseError(
             f"the engine's tables in {default_directory()} {held}: "
-            f"build them first with `kingme egdb build --pieces {args.pieces}`"
+            f"build them first with `kingme egdb build --pieces {pieces}`"
         )
+    return tables
+
+
+def _run_bench_endings(args: argparse.Namespace) -> int:
+    """The computer plays random won and drawn endings out against the tables (see ``playout``)."""
+    from kingme.engine.egdb import playout
+
+    tables = engine_tables(args.pieces)
     started = time.perf_counter()
     summaries = playout.run(tables, args.pieces, args.positions, args.seed, args.level)
     print(

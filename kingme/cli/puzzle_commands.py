@@ -131,21 +131,14 @@ def _run_endings(args: argparse.Namespace) -> int:
     """A new collection of endgame puzzles from the endgame tables (``kingme.daily.puzzles.endings``)."""
     import itertools
 
+    from kingme.cli.egdb_commands import engine_tables
     from kingme.daily.puzzles.endings import ending_puzzles
-    from kingme.engine.analysis import endgame_tables
-    from kingme.engine.egdb import DatabaseError, default_directory
 
     path: Path = args.output
     if path.exists():
         raise PuzzleError(f"{path} exists; endings writes a new collection (add its puzzles to another by hand)")
     _check_writable(path)
-    tables = endgame_tables()
-    if tables is None or tables.max_pieces < args.pieces:
-        held = f"hold at most {tables.max_pieces} pieces" if tables else "cannot be loaded or built"
-        raise DatabaseError(
-            f"the engine's tables in {default_directory()} {held}: "
-            f"build them first with `kingme egdb build --pieces {args.pieces}`"
-        )
+    tables = engine_tables(args.pieces)
     bar = ProgressBar("puzzles")
     found: list[Puzzle] = []
     for puzzle in itertools.islice(ending_puzzles(tables, args.pieces, args.seed, args.solver_moves), args.count):
