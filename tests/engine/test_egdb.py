@@ -124,17 +124,25 @@ def test_reachable_positions_agree_with_the_exact_solver(tables: Tables, fen: st
     assert _disagreements(tables, Board(fen), 3000, random.Random(fen)) == []
 
 
-#: A directory holding the <= 5-piece set: the five-piece comparison runs only when it is given
-#: (building the set takes minutes, solving each start below a few minutes more).
-FIVE_PIECE_DIRECTORY = os.environ.get("KINGME_EGDB_FIVE_DIR")
+#: Directories holding the <= 5- and <= 6-piece sets: these comparisons run only when they are
+#: given (building the sets takes minutes; solving each start below takes a few minutes more,
+#: Second Position, 137 million positions, about 8 minutes and 5 GB).
+LARGER_SETS = {5: os.environ.get("KINGME_EGDB_FIVE_DIR"), 6: os.environ.get("KINGME_EGDB_SIX_DIR")}
+LARGER_STARTS = [
+    (5, "B:W12,31,K13:BK29,K30"),
+    (5, "B:W16,19,K1,K20:BK30"),
+    (5, "B:W27:B4,9,17,28"),
+    (5, "W:W19,K5,K27:B18,23"),
+    (6, "W:W27,30,K22:B20,21,K9"),  # Second Position: men of both sides, a king each
+]
 
 
-@pytest.mark.skipif(not FIVE_PIECE_DIRECTORY, reason="set KINGME_EGDB_FIVE_DIR to a built <= 5-piece database")
-@pytest.mark.parametrize(
-    "fen", ["B:W12,31,K13:BK29,K30", "B:W16,19,K1,K20:BK30", "B:W27:B4,9,17,28", "W:W19,K5,K27:B18,23"]
-)
-def test_five_piece_values_agree_with_the_exact_solver(fen: str) -> None:
-    tables = load(Path(str(FIVE_PIECE_DIRECTORY)), 5)
+@pytest.mark.parametrize(("pieces", "fen"), LARGER_STARTS)
+def test_larger_sets_agree_with_the_exact_solver(pieces: int, fen: str) -> None:
+    directory = LARGER_SETS[pieces]
+    if not directory:
+        pytest.skip(f"set KINGME_EGDB_{['FIVE', 'SIX'][pieces - 5]}_DIR to a built <= {pieces}-piece database")
+    tables = load(Path(directory), pieces)
     assert _disagreements(tables, Board(fen), 2000, random.Random(fen)) == []
 
 
