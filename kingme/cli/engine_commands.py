@@ -242,8 +242,8 @@ def engine_options(parser: argparse.ArgumentParser) -> None:
 
 
 def selfplay_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--games", type=_positive, default=20_000, help="games in all (default 20,000)")
-    parser.add_argument("--nodes", type=_positive, default=20_000, help="nodes a move (default 20,000)")
+    parser.add_argument("--games", type=_positive, default=4_000, help="games in all (default 4,000)")
+    parser.add_argument("--nodes", type=_positive, default=10_000, help="nodes a move (default 10,000)")
     parser.add_argument("--dir", default="tune-data", help="where the games go (default ./tune-data)")
     parser.add_argument("--workers", type=_positive, default=2, help="processes to play in (default 2)")
     parser.set_defaults(run=_run_tune_selfplay)
@@ -255,9 +255,9 @@ def fit_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--search-weight",
         type=fraction,
-        default=0.0,
+        default=1.0,
         help="share of each label taken from the self-play search's score, the rest from the game's result "
-        "(0..1, default 0)",
+        "(0..1, default 1)",
     )
     parser.add_argument("--output", help="weights file to write (default: the package's own, which the engine loads)")
     parser.set_defaults(run=_run_tune_fit)

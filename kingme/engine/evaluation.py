@@ -11,9 +11,9 @@ is the blend of the two by the number of pieces left (``PHASE_PIECES`` pieces: a
 weight; none: all ending weight). So "a king is worth more as the board empties" or "the back
 rank matters while the opponent still has men to crown" are learned, not written as rules.
 
-The weights are not guessed: ``kingme tune`` fits them to the results of engine games (see
-``kingme.engine.tuning``) and writes ``data/evaluation_weights.json``, the one table of weights,
-named by the ``FEATURES`` below:
+The weights are not guessed: ``kingme tune`` fits them to engine games, to the score the search
+gave each position (see ``kingme.engine.tuning``), and writes ``data/evaluation_weights.json``,
+the one table of weights, named by the ``FEATURES`` below:
 
 - ``man``, ``king``: material;
 - ``man_square``, ``king_square``: where the pieces stand (a man's square also says how far it

@@ -65,8 +65,9 @@ def test_the_shipped_book_reads_and_every_move_is_legal() -> None:
 
 def test_a_build_with_a_bigger_budget_searches_again_and_its_lines_replace_the_old_ones(tmp_path: Path) -> None:
     path = tmp_path / "book.txt"
-    added = build(path, ballots=1, plies=2, nodes=1_000)
-    assert build(path, ballots=1, plies=2, nodes=3_000) == added
+    # One ply: the ballot's own position, the same for both budgets (deeper main lines may part).
+    added = build(path, ballots=1, plies=1, nodes=1_000)
+    assert build(path, ballots=1, plies=1, nodes=3_000) == added
     book = Book.from_text(path.read_text())
     assert len(book) == added
     entry = book.get(Game(moves=ballot_openings()[0][1]).board)
