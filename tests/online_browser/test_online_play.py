@@ -301,7 +301,10 @@ def test_a_game_on_this_device_leaves_the_room_and_the_room_link_brings_the_seat
     host.wait_for_history(2)
 
 
-def test_a_gap_in_event_numbers_makes_the_page_ask_for_the_state_again(players):
+def test_a_move_lost_on_the_way_to_a_page_reaches_it_by_the_next_event_at_the_latest(players):
+    # The page asks for the state again when an event skips a number; the server may also catch
+    # the page up on its own first (a welcome), so the moment the lost move shows is not fixed:
+    # only that it shows, with the event after it, is.
     host, friend = players(), players()
     drop_next_move = []
 
@@ -327,7 +330,6 @@ def test_a_gap_in_event_numbers_makes_the_page_ask_for_the_state_again(players):
     drop_next_move.append(True)
     host.move()
     host.wait_for_history(3)
-    expect(friend.page.locator("[data-testid=history] li")).to_have_count(2)
     host.hook("draw-offer").click()  # the next event shows the friend's page what it missed
     friend.wait_for_history(3)
     assert friend.history() == host.history()
