@@ -146,6 +146,16 @@ def test_larger_sets_agree_with_the_exact_solver(pieces: int, fen: str) -> None:
     assert _disagreements(tables, Board(fen), 2000, random.Random(fen)) == []
 
 
+@pytest.mark.parametrize("material", [m for m in materials(5) if m.pieces == 5], ids=lambda m: m.name)
+def test_every_five_piece_material_agrees_with_the_exact_solver_on_random_positions(material: Material) -> None:
+    if not LARGER_SETS[5]:
+        pytest.skip("set KINGME_EGDB_FIVE_DIR to a built <= 5-piece database")
+    tables = load(Path(str(LARGER_SETS[5])), 5)
+    rng = random.Random(material.id)
+    start = _board((*_material_position(rng, material)[:3], material.id % 2 == 0))
+    assert _disagreements(tables, start, 400, rng) == []
+
+
 def test_colour_reversal_gives_the_same_value(tables: Tables) -> None:
     rng = random.Random(7)
     for _ in range(500):
