@@ -64,6 +64,7 @@ NOT_RUN = {
     "kingme puzzles endings": "names the command; it needs --pieces and --output (tests/daily/test_puzzles.py)",
     "kingme tune selfplay": "4,000 engine games",
     "kingme tune fit": "needs the games of tune selfplay",
+    "kingme tune fit --search-weight 1": "needs the games of tune selfplay",
     "kingme book build": "hours of searches into the package's opening book",
     "kingme book build --nodes 4000000": "an hour of searches into the package's opening book",
     "kingme bench startup --runs 10": "starts a hundred processes: run by hand",
