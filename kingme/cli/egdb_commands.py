@@ -95,7 +95,7 @@ def _describe(result: int, side: str) -> str:
 
 def _run_probe(args: argparse.Namespace) -> int:
     board = Board(args.fen)
-    pieces = (board.black | board.white).bit_count()
+    pieces = board.piece_count()
     if pieces > MAX_PIECES:
         raise TooManyPieces(f"{plural(pieces, 'piece')}: the endgame database holds at most {MAX_PIECES}")
     tables = load(_directory(args), max(pieces, 2))

@@ -56,7 +56,7 @@ def _run_endgame(args: argparse.Namespace) -> int:
     board = Board(args.fen, args.variant)  # a bad position is refused before the engine loads
     from kingme.engine.endgame import MAX_PIECES, Phase, solve
 
-    pieces = (board.black | board.white).bit_count()
+    pieces = board.piece_count()
     if pieces <= MAX_PIECES:
         print(
             f"solving every position reachable from {board.fen()} ({plural(pieces, 'piece')}; "

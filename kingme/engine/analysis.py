@@ -146,7 +146,7 @@ def analyse(
     hold and exact values below it.
     """
     board = game.board
-    pieces = bin(board.black | board.white).count("1")
+    pieces = board.piece_count()
     tables = None
     if endings and board.variant.captures_compulsory and pieces <= ENDGAME_ROOT_PIECES:
         tables = endgame_tables()

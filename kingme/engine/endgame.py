@@ -533,7 +533,7 @@ def solve(board: Board, max_positions: int = MAX_POSITIONS, progress: Progress |
 
     Six pieces take minutes, so ``progress`` (see ``Progress``) is told how far the listing and
     then the solving have gone, after each batch of positions listed, indexed or examined."""
-    pieces = (board.white | board.black).bit_count()
+    pieces = board.piece_count()
     if pieces > MAX_PIECES:
         raise EndgameTooLarge(f"{pieces} pieces: exact solving takes at most {MAX_PIECES}")
     keys, hash_table, stages = _reachable(board, max_positions, progress)

@@ -109,6 +109,11 @@ class Board:
         """How many pieces ``color`` has, kings included."""
         return (self.black if color == BLACK else self.white).bit_count()
 
+    def piece_count(self) -> int:
+        """How many pieces are on the board, both sides' and kings included: what decides
+        whether an ending is small enough for the endgame tables or the exact solver."""
+        return (self.black | self.white).bit_count()
+
     def fen(self) -> str:
         """The position as PDN FEN."""
         return format_fen(Position(self.black, self.white, self.kings, self.black_to_move))

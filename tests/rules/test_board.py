@@ -51,3 +51,9 @@ def test_the_crowning_rows_are_each_sides_far_row():
 
 def test_the_opponent_of_each_colour_is_the_other():
     assert (opponent("black"), opponent("white")) == ("white", "black")
+
+
+def test_the_piece_count_counts_both_sides_kings_included() -> None:
+    assert Board().piece_count() == 24
+    assert Board("W:WK19,K23:B12,K28").piece_count() == 4
+    assert Board("B:W18:B").piece_count() == 1

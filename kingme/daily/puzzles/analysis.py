@@ -121,7 +121,7 @@ def database_tables(board: Board) -> egdb.Tables | None:
     """The engine's endgame tables (``endgame_tables``) when they hold ``board``'s pieces, else
     ``None``: the ending is then solved (``exact_table``) or searched."""
     tables = endgame_tables()
-    pieces = (board.black | board.white).bit_count()
+    pieces = board.piece_count()
     return tables if tables is not None and pieces <= tables.max_pieces else None
 
 

@@ -117,8 +117,7 @@ def verified_classics(
     kept, rejected = [], []
     for done, classic in enumerate(CLASSICS, start=1):
         line = tuple(classic.line[: len(classic.line) - (1 - len(classic.line) % 2)])  # end on a solver's move
-        board = Board(classic.fen)
-        verdict = judge(classic.fen, line, depth, exact=(board.black | board.white).bit_count() <= MAX_PIECES)
+        verdict = judge(classic.fen, line, depth, exact=Board(classic.fen).piece_count() <= MAX_PIECES)
         if verdict.failure is not None:
             ply = verdict.failure[0]
             line = line[: max(ply if ply % 2 else ply - 1, 0)]  # up to the last sound solver's move

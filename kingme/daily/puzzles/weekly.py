@@ -56,7 +56,7 @@ def theme(puzzle: Puzzle) -> str:
     line), ``quiet`` (neither the key move nor the reply captures) or ``shot`` (a combination:
     the key move or the forced reply captures)."""
     board = Board(puzzle.fen)
-    if (board.black | board.white).bit_count() <= ENDING_PIECES:
+    if board.piece_count() <= ENDING_PIECES:
         return "ending"
     if crowns(puzzle):
         return "breakthrough"
