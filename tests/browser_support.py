@@ -79,6 +79,13 @@ class Play:
         for n in squares:
             self.square(n).click()
 
+    def move(self, *squares: int) -> None:
+        """Play one move by clicking its squares, and wait until the move list shows it: the
+        server answers each move, and a click before its answer is a click on the old position."""
+        played = self.page.locator("[data-testid=history] li").count()
+        self.click(*squares)
+        self.wait_for_history(played + 1)
+
     def status(self) -> str:
         return self.hook("status").text_content() or ""
 

@@ -35,8 +35,7 @@ def test_on_a_laptop_the_board_result_moves_and_controls_are_all_in_view(new_pla
     play.start(opponent="local")
     expect(play.hook("start")).to_be_hidden()  # during a game the setup is put away
     for move in ((11, 15), (22, 18), (15, 22)):
-        play.click(*move)
-    play.wait_for_history(3)
+        play.move(*move)
     play.hook("resign").click()
     play.hook("confirm").click()
     expect(play.hook("result")).to_be_visible()

@@ -88,10 +88,9 @@ def mark_contrast(play, square: int) -> float:
 def test_capture_marks_and_landing_numbers_show_on_every_piece_colour(play, theme):
     choose(play, piece_theme=theme)
     play.start(opponent="local")
-    play.click(11, 15)
-    play.click(24, 20)
-    play.click(15, 19)  # White to move must take the first mover's piece on 19
-    play.wait_for_history(3)
+    play.move(11, 15)
+    play.move(24, 20)
+    play.move(15, 19)  # White to move must take the first mover's piece on 19
     assert mark_contrast(play, 19) >= 3
     play.click(23, 16)
     play.wait_for_history(4)
