@@ -153,7 +153,7 @@ def test_every_five_piece_material_agrees_with_the_exact_solver_on_random_positi
     tables = load(Path(str(LARGER_SETS[5])), 5)
     rng = random.Random(material.id)
     start = _board((*_material_position(rng, material)[:3], material.id % 2 == 0))
-    assert _disagreements(tables, start, 400, rng) == []
+    assert _disagreements(tables, start, 2000, rng) == []
 
 
 def test_colour_reversal_gives_the_same_value(tables: Tables) -> None:
