@@ -2,9 +2,9 @@
 
 A classic joins the collection only as far as the verifier accepts it: its line is kept up to
 the last sound solver's move before the first point where the published move is not the only
-decisive one, or (in an ending judged exactly: every classic of at most
-``endgame.MAX_PIECES`` pieces, from the endgame tables or by solving it) not the only quickest
-win, or the published defence is not the longest. The rest of a long ending is technique with several ways to win,
+decisive one, or (in an ending judged exactly: every classic of at most ``endgame.MAX_PIECES``
+pieces, from the endgame tables or by solving it) not the only quickest win, or the published
+defence is not the longest. The rest of a long ending is technique with several ways to win,
 not a puzzle. A classic whose first move does not verify is left out altogether.
 """
 

@@ -72,8 +72,9 @@ def judge(
     whatever the search would say, as only that judgement lists its slower wins — and with the
     larger tables the search, probing them, proves some of these lines by itself.
     """
-    failure: tuple[int, str] | None = (0, "the ending is too large to judge exactly")
-    if not exact:
+    if exact:
+        failure: tuple[int, str] | None = (0, "the ending is too large to judge exactly")
+    else:
         failure = _search_failure(Board(fen), line, depth, also_wins)
         if failure is not None and depth < DEEPER_DEPTH:
             failure = _search_failure(Board(fen), line, DEEPER_DEPTH, also_wins)
