@@ -249,18 +249,34 @@ def _heap_pop(heap: np.ndarray, size: int) -> tuple[int, int]:
 
 
 @njit(cache=True)
-def _successors(
-    keys: np.ndarray, hash_table: np.ndarray, index: int, compulsory: bool, buf: np.ndarray, out: np.ndarray
-) -> int:
+def _stage_successors(
+    keys: np.ndarray,
+    hash_table: np.ndarray,
+    stages: np.ndarray,
+    index: int,
+    compulsory: bool,
+    buf: np.ndarray,
+    out: np.ndarray,
+) -> tuple[int, int]:
     """Write the indices of the positions after each legal move of position ``index`` (all
-    listed already) into ``out``; return how many."""
+    listed already) into ``out``, those in its own stage first; return how many are in the stage
+    and how many there are in all. Both passes over a stage (``_scan_moves``, ``_link_moves``)
+    tell the moves that stay in it from those that leave it this one way."""
     own, opp, kings, black = _unpack(keys[index])
     n = movegen.generate(own, opp, kings, black, compulsory, buf, movegen.MOVES_START)
+    within = 0
+    leaving = n  # the moves out of the stage fill ``out`` from the end down
     for m in range(n):
         at = movegen.MOVES_START + m * movegen.MOVE_SIZE
         new_own, new_opp, new_kings = movegen.play(own, opp, kings, black, buf[at], buf[at + 1], buf[at + 2])
-        out[m] = hash_table[_slot(hash_table, keys, _key(new_own, new_opp, new_kings, not black))]
-    return n
+        j = hash_table[_slot(hash_table, keys, _key(new_own, new_opp, new_kings, not black))]
+        if stages[j] == stages[index]:
+            out[within] = j
+            within += 1
+        else:
+            leaving -= 1
+            out[leaving] = j
+    return within, n
 
 
 @njit(cache=True)
@@ -284,15 +300,14 @@ def _scan_moves(
 ) -> None:
     """For the stage's positions ``start`` to ``stop``: take the values of the moves out of the
     stage, and count the moves that stay in it (at both ends)."""
-    stage = stages[members[0]]
     successors = np.empty(movegen.MAX_MOVES, dtype=np.int64)
     for k in range(start, stop):
-        for m in range(_successors(keys, hash_table, members[k], compulsory, buf, successors)):
+        within, n = _stage_successors(keys, hash_table, stages, members[k], compulsory, buf, successors)
+        remaining[k] += within
+        for m in range(within):
+            inside[local[successors[m]] + 1] += 1
+        for m in range(within, n):
             j = successors[m]
-            if stages[j] == stage:
-                remaining[k] += 1
-                inside[local[j] + 1] += 1
-                continue
             value, distance = outcome[j], plies[j]
             if value == _LOSS:
                 if nearest_loss[k] < 0 or distance < nearest_loss[k]:
@@ -319,15 +334,13 @@ def _link_moves(
 ) -> None:
     """For the stage's positions ``start`` to ``stop``: file each as a predecessor of the
     positions its moves inside the stage reach (``fill`` is where each one's list goes on)."""
-    stage = stages[members[0]]
     successors = np.empty(movegen.MAX_MOVES, dtype=np.int64)
     for k in range(start, stop):
-        for m in range(_successors(keys, hash_table, members[k], compulsory, buf, successors)):
-            j = successors[m]
-            if stages[j] == stage:
-                target = local[j]
-                preds[fill[target]] = k
-                fill[target] += 1
+        within, _ = _stage_successors(keys, hash_table, stages, members[k], compulsory, buf, successors)
+        for m in range(within):
+            target = local[successors[m]]
+            preds[fill[target]] = k
+            fill[target] += 1
 
 
 @njit(cache=True)
