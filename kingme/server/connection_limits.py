@@ -42,8 +42,7 @@ class ConnectionLimits:
     total: int = 10_000
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None) -> ConnectionLimits:
-        env = os.environ if environ is None else environ
+    def from_env(cls, env: Mapping[str, str] = os.environ) -> ConnectionLimits:
         return cls(
             header_bytes=whole_number(env, "KINGME_MAX_HEADER_BYTES", cls.header_bytes, 1024, 1024 * 1024),
             handshake_seconds=whole_number(env, "KINGME_HANDSHAKE_TIMEOUT", cls.handshake_seconds, 1, 600),

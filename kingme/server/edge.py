@@ -28,6 +28,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from kingme.server.connection_limits import ConnectionLimits
+from kingme.server.environment import items, whole_number
 from kingme.server.storage import StorageError
 
 log = logging.getLogger("kingme.server")
@@ -115,9 +116,9 @@ async def unexpected(request: Request, error: Exception) -> JSONResponse:
 EXCEPTION_HANDLERS = {BadRequest: bad_request, StorageError: storage_failed, Exception: unexpected}
 
 
-def _networks(text: str, name: str) -> tuple[Network, ...]:
+def _networks(env: Mapping[str, str], name: str) -> tuple[Network, ...]:
     try:
-        return tuple(ipaddress.ip_network(item.strip(), strict=False) for item in text.split(",") if item.strip())
+        return tuple(ipaddress.ip_network(item, strict=False) for item in items(env, name))
     except ValueError as error:
         raise ValueError(f"{name} must list IP addresses or networks separated by commas: {error}") from None
 
@@ -135,15 +136,12 @@ class EdgeSettings:
     max_header_bytes: int = ConnectionLimits.header_bytes
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None) -> EdgeSettings:
-        env = os.environ if environ is None else environ
-        hosts = tuple(item.strip().lower() for item in env.get("KINGME_ALLOWED_HOSTS", "").split(",") if item.strip())
-        count = env.get("KINGME_MAX_HEADERS", str(cls.max_headers))
-        if not count.isdigit() or not 10 <= int(count) <= 1000:
-            raise ValueError(f"KINGME_MAX_HEADERS must be a whole number from 10 to 1000, not {count!r}")
-        proxies = _networks(env.get("KINGME_TRUSTED_PROXIES", ""), "KINGME_TRUSTED_PROXIES")
+    def from_env(cls, env: Mapping[str, str] = os.environ) -> EdgeSettings:
+        hosts = tuple(host.lower() for host in items(env, "KINGME_ALLOWED_HOSTS"))
+        count = whole_number(env, "KINGME_MAX_HEADERS", cls.max_headers, 10, 1000)
+        proxies = _networks(env, "KINGME_TRUSTED_PROXIES")
         header_bytes = ConnectionLimits.from_env(env).header_bytes
-        return cls(allowed_hosts=hosts, trusted_proxies=proxies, max_headers=int(count), max_header_bytes=header_bytes)
+        return cls(allowed_hosts=hosts, trusted_proxies=proxies, max_headers=count, max_header_bytes=header_bytes)
 
     def trusts(self, address: str) -> bool:
         try:

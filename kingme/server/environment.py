@@ -15,6 +15,16 @@ def whole_number(env: Mapping[str, str], name: str, default: int, low: int, high
     5
     """
     text = env.get(name, str(default))
-    if not text.isdigit() or not low <= int(text) <= high:
+    if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
         raise ValueError(f"{name} must be a whole number from {low} to {high}, not {text!r}")
     return int(text)
+
+
+def items(env: Mapping[str, str], name: str) -> tuple[str, ...]:
+    """The comma-separated items of ``env[name]``, spaces around them and empty ones dropped
+    (none when unset), so ``"a, b,"`` lists the same two names as ``"a,b"``.
+
+    >>> items({"HOSTS": " a.example, b.example,"}, "HOSTS")
+    ('a.example', 'b.example')
+    """
+    return tuple(item.strip() for item in env.get(name, "").split(",") if item.strip())

@@ -31,7 +31,7 @@ import os
 import re
 import secrets
 from collections import deque
-from collections.abc import Awaitable, Callable, Collection
+from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
@@ -156,8 +156,7 @@ class RedisOptions:
     prefix: str = "kingme:"
 
     @classmethod
-    def from_env(cls, environ: dict[str, str] | None = None) -> RedisOptions:
-        env = os.environ if environ is None else environ
+    def from_env(cls, env: Mapping[str, str] = os.environ) -> RedisOptions:
         pool = whole_number(env, "KINGME_REDIS_POOL", cls.pool_size, 1, 1000)
         timeout = env.get("KINGME_REDIS_TIMEOUT", str(cls.timeout))
         try:

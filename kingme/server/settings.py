@@ -8,8 +8,11 @@ in-process pub/sub. ``KINGME_DATABASE_URL`` (a ``postgresql://`` URL) and ``KING
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+
+from kingme.server.environment import whole_number
 
 
 def _default_data_dir() -> Path:
@@ -27,16 +30,13 @@ class Settings:
     engine_workers: int = 2
 
     @classmethod
-    def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
-        env = os.environ if environ is None else environ
-        workers = env.get("KINGME_ENGINE_WORKERS", "2")
-        if not workers.isdigit() or not 1 <= int(workers) <= 64:
-            raise ValueError(f"KINGME_ENGINE_WORKERS must be a whole number from 1 to 64, not {workers!r}")
+    def from_env(cls, env: Mapping[str, str] = os.environ) -> Settings:
+        workers = whole_number(env, "KINGME_ENGINE_WORKERS", cls.engine_workers, 1, 64)
         return cls(
             data_dir=Path(env.get("KINGME_DATA_DIR") or _default_data_dir()),
             database_url=env.get("KINGME_DATABASE_URL") or None,
             redis_url=env.get("KINGME_REDIS_URL") or None,
-            engine_workers=int(workers),
+            engine_workers=workers,
         )
 
     @property

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from kingme.server.environment import whole_number
+from kingme.server.environment import items, whole_number
 
 
 @dataclass(frozen=True)
@@ -34,9 +35,8 @@ class OnlineConfig:
     version_check_seconds: float = 2.0
 
     @classmethod
-    def from_env(cls, environ: dict[str, str] | None = None) -> OnlineConfig:
-        env = os.environ if environ is None else environ
+    def from_env(cls, env: Mapping[str, str] = os.environ) -> OnlineConfig:
         per_hour = whole_number(env, "KINGME_ROOMS_PER_HOUR", cls.rooms_per_hour, 1, 10**7)
         rate = whole_number(env, "KINGME_MESSAGES_PER_SECOND", 10, 1, 10_000)
-        origins = tuple(item.strip() for item in env.get("KINGME_ALLOWED_ORIGINS", "").split(",") if item.strip())
+        origins = items(env, "KINGME_ALLOWED_ORIGINS")
         return cls(rooms_per_hour=per_hour, messages_per_second=float(rate), allowed_origins=origins)
