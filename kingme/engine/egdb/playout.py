@@ -23,7 +23,7 @@ from kingme.engine.egdb.moves import best_move, move_value, value
 from kingme.engine.egdb.probe import DRAW, is_win
 from kingme.engine.player import choose_move
 from kingme.game import Game, Setup
-from kingme.rules import Board, Move
+from kingme.rules import Board, Color, Move, opponent
 
 #: The outcomes a sample can be drawn for: the side to move (the computer) wins, or draws.
 OUTCOMES = ("won", "drawn")
@@ -35,11 +35,11 @@ class Playout:
 
     fen: str
     outcome: str
-    winner: str | None
+    winner: Color | None
     reason: str
     plies: int
     longest_quiet: int
-    computer: str
+    computer: Color
 
     def __str__(self) -> str:
         ending = f"{self.winner} won" if self.winner else "drawn"
@@ -51,7 +51,7 @@ class Playout:
         """The computer won a won ending, or did not lose a drawn one."""
         if self.outcome == "won":
             return self.winner == self.computer
-        return self.winner != _other(self.computer)
+        return self.winner != opponent(self.computer)
 
 
 @dataclass(frozen=True)
@@ -72,10 +72,6 @@ class Summary:
     def reasons(self) -> Counter[str]:
         """How the games ended: ``"won"``, ``"lost"`` or the drawing rule (``"repetition"``, ...)."""
         return Counter(_ending(playout) for playout in self.playouts)
-
-
-def _other(color: str) -> str:
-    return "white" if color == "black" else "black"
 
 
 def _ending(playout: Playout) -> str:

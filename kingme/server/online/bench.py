@@ -233,7 +233,7 @@ async def _game(
             by_color = {client.color: client for client in players}
             continue
         mover = by_color[state["game"]["turn"]]
-        other = by_color["white" if mover.color == "black" else "black"]
+        other = players[1] if mover is players[0] else players[0]
         await asyncio.sleep(think * (0.5 + chooser.random()))
         move = chooser.choice(state["game"]["moves"])["notation"]
         ply += 1
