@@ -8,6 +8,7 @@ import numpy as np
 from numba import njit
 
 from kingme.engine.egdb.probe import probe
+from kingme.rules.bitboard import BLACK_CROWN, WHITE_CROWN
 
 
 def random_position(rng: random.Random, pieces: int) -> tuple[int, int, int, bool]:
@@ -20,9 +21,9 @@ def random_position(rng: random.Random, pieces: int) -> tuple[int, int, int, boo
         for i, square in enumerate(squares):
             is_black = i < split
             king = rng.random() < 0.5
-            if not king and (square >= 28 if is_black else square < 4):
-                break
             bit = 1 << square
+            if not king and bit & (BLACK_CROWN if is_black else WHITE_CROWN):
+                break
             black, white = (black | bit, white) if is_black else (black, white | bit)
             kings |= bit if king else 0
         else:
