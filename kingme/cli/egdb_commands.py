@@ -11,6 +11,7 @@ import argparse
 import random
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kingme.cli.arguments import plural, whole_number
 from kingme.cli.engine_commands import level
@@ -36,6 +37,9 @@ from kingme.engine.egdb.index import materials
 from kingme.engine.egdb.moves import move_value, value
 from kingme.engine.egdb.storage import table_path
 from kingme.rules import Board
+
+if TYPE_CHECKING:
+    from kingme.engine.egdb.playout import Playout
 
 _pieces = whole_number(2, MAX_PIECES, f"the database format indexes endings of at most {MAX_PIECES} pieces")
 
@@ -164,7 +168,7 @@ def _run_bench_egdb(args: argparse.Namespace) -> int:
     for black, white, kings, black_to_move in positions[:10_000].tolist():
         probe(tables.offsets, tables.values, black, white, kings, bool(black_to_move))
     python = min(len(positions), 10_000) / (time.perf_counter() - started)
-    print(f"{len(positions):,} random {args.pieces}-piece positions (tables of at most {args.pieces} pieces)")
+    print(f"{plural(len(positions), f'random {args.pieces}-piece position')} (tables of at most {args.pieces} pieces)")
     print(f"probes a second: {compiled:,.0f} compiled, {python:,.0f} called from Python")
     return 0
 
@@ -193,7 +197,8 @@ def _run_bench_endings(args: argparse.Namespace) -> int:
     summaries = playout.run(tables, args.pieces, args.positions, args.seed, args.level)
     print(
         f"{args.level} against the tables of at most {tables.max_pieces} pieces, from {args.positions:,} won and"
-        f" {args.positions:,} drawn {args.pieces}-piece positions (seed {args.seed}; every second one can crown a man)"
+        f" {plural(args.positions, f'drawn {args.pieces}-piece position')} (seed {args.seed};"
+        " every second one can crown a man)"
     )
     for summary in summaries:
         verb = "won" if summary.outcome == "won" else "not lost"
@@ -204,9 +209,19 @@ def _run_bench_endings(args: argparse.Namespace) -> int:
             f" longest quiet stretch {plural(max(p.longest_quiet for p in summary.playouts), 'ply', 'plies')}"
         )
         for failure in summary.failures:
-            print(f"    FAILED {failure}")
+            print(f"    FAILED {_playout_line(failure)}")
     print(f"{time.perf_counter() - started:.1f} s")
     return 0 if all(not summary.failures for summary in summaries) else 1
+
+
+def _playout_line(playout: Playout) -> str:
+    """Where a played-out ending started and how it ended, e.g. ``won W:WK3:B1,K30, the computer
+    white: black won by no-pieces in 1 ply``."""
+    ending = f"{playout.winner} won" if playout.winner else "drawn"
+    return (
+        f"{playout.outcome} {playout.fen}, the computer {playout.computer}:"
+        f" {ending} by {playout.reason} in {plural(playout.plies, 'ply', 'plies')}"
+    )
 
 
 def _directory_option(parser: argparse.ArgumentParser) -> None:

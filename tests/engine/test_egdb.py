@@ -518,6 +518,16 @@ def test_estimate_solves_a_sample_of_every_table_of_the_size_and_scales_it_up(
     assert lines[-1].startswith(f"the {len(four)} tables of 4 pieces: about ")
 
 
+@pytest.mark.parametrize(("probes", "counted"), [(1, "1 random 3-piece position"), (2, "2 random 3-piece positions")])
+def test_the_probe_bench_counts_its_positions_and_reports_probes_a_second(
+    built: Path, capsys: pytest.CaptureFixture[str], probes: int, counted: str
+) -> None:
+    assert main(["bench", "egdb", "--pieces", "3", "--probes", str(probes), "--dir", str(built)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"{counted} (tables of at most 3 pieces)"
+    assert lines[1].startswith("probes a second: ") and lines[1].endswith(" called from Python")
+
+
 def test_estimate_needs_the_smaller_tables(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["egdb", "estimate", "--pieces", "4", "--dir", str(tmp_path)]) == 2
     assert "missing" in capsys.readouterr().err

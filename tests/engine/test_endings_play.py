@@ -53,6 +53,21 @@ def test_the_endings_benchmark_prints_what_master_won_and_kept_and_exits_0(
     assert lines[2].startswith("  drawn: 2 of 2 not lost (")
 
 
+def test_the_endings_benchmark_counts_one_position_in_the_singular(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "endings", "--pieces", "4", "--positions", "1", "--seed", "7"]) == 0
+    assert " from 1 won and 1 drawn 4-piece position (seed 7;" in capsys.readouterr().out
+
+
+def test_the_endings_benchmark_names_each_ending_the_computer_did_not_keep_and_exits_1(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lost = playout.Playout("W:WK3:B1,K30", "won", "black", "no-pieces", 1, 1, "white")
+    monkeypatch.setattr(playout, "run", lambda *args: [playout.Summary("won", (lost,))])
+    assert main(["bench", "endings", "--pieces", "4", "--positions", "1"]) == 1
+    failed = "    FAILED won W:WK3:B1,K30, the computer white: black won by no-pieces in 1 ply"
+    assert failed in capsys.readouterr().out.splitlines()
+
+
 def test_the_endings_benchmark_refuses_a_size_the_tables_do_not_hold(
     monkeypatch: pytest.MonkeyPatch, tables: egdb.Tables, capsys: pytest.CaptureFixture[str]
 ) -> None:

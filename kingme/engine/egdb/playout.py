@@ -41,11 +41,6 @@ class Playout:
     longest_quiet: int
     computer: Color
 
-    def __str__(self) -> str:
-        ending = f"{self.winner} won" if self.winner else "drawn"
-        computer = f"the computer {self.computer}"
-        return f"{self.outcome} {self.fen}, {computer}: {ending} by {self.reason} in {self.plies} plies"
-
     @property
     def kept(self) -> bool:
         """The computer won a won ending, or did not lose a drawn one."""
