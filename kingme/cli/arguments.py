@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import math
 from collections.abc import Callable
+from pathlib import Path
 
 from kingme.rules.fen import START_FEN
 
@@ -75,3 +76,19 @@ def plural(count: int, noun: str, nouns: str | None = None) -> str:
     ('1 ply', '61 plies', '0 games')
     """
     return f"{count:,} {noun if count == 1 else nouns or noun + 's'}"
+
+
+def check_output(path: Path, names: str) -> None:
+    """Fail at once, not after minutes or hours of work, when ``--output`` ``path`` cannot be
+    written: it is a directory (``names`` says what it should name), a file stands where one of its
+    folders should, or its folder cannot be made or written in (tried by writing and removing
+    ``path`` + ``.partial``, the name a command writes before renaming it into place)."""
+    if path.is_dir():
+        raise ValueError(f"{path} is a directory; --output names {names} to write")
+    for folder in path.parents:
+        if folder.exists() and not folder.is_dir():
+            raise ValueError(f"{folder} is a file, so {path} cannot be written under it")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    trial = path.with_name(path.name + ".partial")
+    trial.write_text("", encoding="utf-8")
+    trial.unlink()

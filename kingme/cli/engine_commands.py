@@ -14,7 +14,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from kingme.cli.arguments import add_position, add_variant, fraction, plural, whole_number
+from kingme.cli.arguments import add_position, add_variant, check_output, fraction, plural, whole_number
 from kingme.engine import LEVELS
 from kingme.engine.ballots import ballot_openings
 from kingme.engine.levels import check_level
@@ -162,6 +162,8 @@ def _run_tune_fit(args: argparse.Namespace) -> int:
     paths = sorted(Path(args.dir).glob("games-*.txt"))
     if not paths:
         raise ValueError(f"no games in {args.dir}: run 'kingme tune selfplay --dir {args.dir}' first")
+    output = Path(args.output or Path(tuning.__file__).parent / evaluation.WEIGHTS_FILE)
+    check_output(output, "the weights file")
     train, held_out = tuning.build(paths)
     print(f"{len(train):,} training and {len(held_out):,} held-out quiet positions", flush=True)
     games_held_out = held_out
@@ -180,7 +182,6 @@ def _run_tune_fit(args: argparse.Namespace) -> int:
         f"fitted by kingme tune fit on {len(train):,} positions, labels {labels}; "
         f"held-out loss {held:.5f} ({results_loss:.5f} against results)"
     )
-    output = Path(args.output or Path(tuning.__file__).parent / evaluation.WEIGHTS_FILE)
     tuning.write_weights(tuning.to_hundredths(theta, train), output, note)
     print(f"weights written to {output}")
     return 0

@@ -14,7 +14,7 @@ import sys
 from datetime import date, timedelta
 from pathlib import Path
 
-from kingme.cli.arguments import plural, whole_number
+from kingme.cli.arguments import check_output, plural, whole_number
 from kingme.cli.progress import ProgressBar
 from kingme.daily.daily_game import DayError, parse_day, utc_today
 from kingme.daily.puzzles.calendar import WARNING_DAYS, Calendar
@@ -42,7 +42,7 @@ def _run_generate(args: argparse.Namespace) -> int:
             f"{calendar_path(path)} gives days their puzzles; a fresh {path.name} would take them away "
             "(write the new collection elsewhere with --output)"
         )
-    _check_writable(path)
+    check_output(path, "the collection file")
     stored = Collection.from_path(path) if path.exists() and not args.fresh else None
     found: list[Puzzle] = []
     try:
@@ -114,19 +114,6 @@ def _partial(path: Path) -> Path:
     return path.with_name(path.name + ".partial")
 
 
-def _check_writable(path: Path) -> None:
-    """Fail at once, not after an hour of engine games, when ``path`` cannot be written: it is a
-    directory, or its folder cannot be made or written in (tried by writing its partial file)."""
-    if path.is_dir():
-        raise PuzzleError(f"{path} is a directory; --output names the collection file to write")
-    for folder in path.parents:
-        if folder.exists() and not folder.is_dir():
-            raise PuzzleError(f"{folder} is a file, so {path} cannot be written under it")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    _partial(path).write_text("", encoding="utf-8")
-    _partial(path).unlink()
-
-
 def _run_endings(args: argparse.Namespace) -> int:
     """A new collection of endgame puzzles from the endgame tables (``kingme.daily.puzzles.endings``)."""
     import itertools
@@ -137,7 +124,7 @@ def _run_endings(args: argparse.Namespace) -> int:
     path: Path = args.output
     if path.exists():
         raise PuzzleError(f"{path} exists; endings writes a new collection (add its puzzles to another by hand)")
-    _check_writable(path)
+    check_output(path, "the collection file")
     tables = engine_tables(args.pieces)
     bar = ProgressBar("puzzles")
     found: list[Puzzle] = []

@@ -231,6 +231,20 @@ def test_self_play_refuses_a_file_as_its_folder_before_playing(
     assert capsys.readouterr().err == f"kingme: error: {games} is a file; --dir names the folder the games go to\n"
 
 
+def test_fitting_refuses_an_output_it_cannot_write_before_reading_the_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kingme.engine import tuning
+
+    (tmp_path / "games-0000.txt").write_text("")
+    monkeypatch.setattr(tuning, "build", lambda paths: pytest.fail("the games were read first"))
+    assert main(["tune", "fit", "--dir", str(tmp_path), "--output", str(tmp_path)]) == 2
+    assert (
+        capsys.readouterr().err
+        == f"kingme: error: {tmp_path} is a directory; --output names the weights file to write\n"
+    )
+
+
 def test_a_file_that_cannot_be_read_is_named_with_the_problem(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
