@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import statistics
+from typing import TYPE_CHECKING
 
 from kingme.cli.arguments import number, plural, whole_number
+
+if TYPE_CHECKING:
+    from kingme.server.online.bench import Figures
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -17,8 +22,40 @@ def _bench(args: argparse.Namespace) -> int:
 
     check_run(args.games, args.seconds, args.think, args.url, args.processes)
     print(f"online: seating {plural(args.games, 'game')} ({2 * args.games} WebSocket connections)…", flush=True)
-    print(bench_online(args.games, args.seconds, args.think, args.url, args.processes).report())
+    print(report(bench_online(args.games, args.seconds, args.think, args.url, args.processes)))
     return 0
+
+
+def report(figures: Figures) -> str:
+    """What ``kingme bench online`` prints of a run: load, moves, stalls, round-trip times, CPU."""
+    from kingme.server.online.bench import STALL_SECONDS
+
+    moves = len(figures.round_trips)
+    errors = sum(figures.errors.values())
+    kinds = ", ".join(f"{kind} {count}" for kind, count in figures.errors.most_common())
+    errors_text = f"{errors:,}" + (f" ({kinds})" if kinds else "")
+    games = plural(figures.games, "game")
+    if not moves:
+        return f"online: {games}: no move completed (errors: {errors_text})"
+    ordered = sorted(figures.round_trips)
+    p50 = statistics.median(ordered) * 1000
+    p99 = ordered[min(moves - 1, int(moves * 0.99))] * 1000
+    lines = [
+        f"online: {games} ({plural(2 * figures.games, 'connection')}) on "
+        f"{plural(figures.processes, 'server process', 'server processes')} for {figures.seconds:.1f} s",
+        f"moves: {moves:,} ({moves / figures.seconds:.0f} moves/s), games finished: {figures.finished_games:,}, "
+        f"errors: {errors_text}",
+        f"stalled games (a move acknowledged, not seen by the opponent within {STALL_SECONDS:.0f} s): "
+        f"{len(figures.stalled_games):,}",
+        f"move round-trip: p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {ordered[-1] * 1000:.1f} ms",
+    ]
+    if figures.server_cpu:
+        lines.append(
+            f"server CPU (all processes): {figures.server_cpu / moves * 1000:.2f} ms per move "
+            f"(about {moves / figures.server_cpu:.0f} moves/s per free core)"
+        )
+    lines.append(f"bench client CPU: {figures.client_cpu / moves * 1000:.2f} ms per move")
+    return "\n".join(lines)
 
 
 def _loopback_url(text: str) -> str:

@@ -2,17 +2,27 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 from async_support import in_thread
 
-from kingme.server.online.bench import bench_online, check_loopback, check_run, soak_online
+from kingme.cli.online_commands import report
+from kingme.server.online.bench import Figures, bench_online, check_loopback, check_run, soak_online
 
 
 def test_the_online_benchmark_plays_games_and_reports_round_trips():
     figures = in_thread(bench_online, games=2, seconds=1.5, think=0.05)
     assert not figures.errors and len(figures.round_trips) > 4
-    report = figures.report()
-    assert "moves/s" in report and "p99" in report
+    printed = report(figures)
+    assert "moves/s" in printed and "p99" in printed
+
+
+def test_the_online_report_counts_in_words():
+    one = Figures(1, seconds=2.0, round_trips=[0.01], finished_games=1)
+    assert report(one).startswith("online: 1 game (2 connections) on 1 server process for 2.0 s")
+    two = Figures(2, processes=2, errors=Counter(timeout=1))
+    assert report(two) == "online: 2 games: no move completed (errors: 1 (timeout 1))"
 
 
 def test_the_online_benchmark_refuses_other_hosts_and_unbounded_runs():

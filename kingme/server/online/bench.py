@@ -21,7 +21,6 @@ import os
 import random
 import secrets
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -66,33 +65,6 @@ class Figures:
     #: Server processes the games were spread over, and the games that stalled at least once.
     processes: int = 1
     stalled_games: set[int] = field(default_factory=set)
-
-    def report(self) -> str:
-        moves = len(self.round_trips)
-        errors = sum(self.errors.values())
-        kinds = ", ".join(f"{kind} {count}" for kind, count in self.errors.most_common())
-        errors_text = f"{errors}" + (f" ({kinds})" if kinds else "")
-        if not moves:
-            return f"online: {self.games} games: no move completed (errors: {errors_text})"
-        ordered = sorted(self.round_trips)
-        p50 = statistics.median(ordered) * 1000
-        p99 = ordered[min(moves - 1, int(moves * 0.99))] * 1000
-        return (
-            f"online: {self.games} games ({2 * self.games} connections) on {self.processes} server "
-            f"process{'es' if self.processes > 1 else ''} for {self.seconds:.1f} s\n"
-            f"moves: {moves} ({moves / self.seconds:.0f} moves/s), games finished: {self.finished_games}, "
-            f"errors: {errors_text}\n"
-            f"stalled games (a move acknowledged, not seen by the opponent within {STALL_SECONDS:.0f} s): "
-            f"{len(self.stalled_games)}\n"
-            f"move round-trip: p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {ordered[-1] * 1000:.1f} ms"
-            + (
-                f"\nserver CPU (all processes): {self.server_cpu / moves * 1000:.2f} ms per move "
-                f"(about {moves / self.server_cpu:.0f} moves/s per free core)"
-                if self.server_cpu
-                else ""
-            )
-            + f"\nbench client CPU: {self.client_cpu / moves * 1000:.2f} ms per move"
-        )
 
 
 def check_loopback(url: str) -> None:
