@@ -164,6 +164,7 @@ def _run_tune_fit(args: argparse.Namespace) -> int:
         raise ValueError(f"no games in {args.dir}: run 'kingme tune selfplay --dir {args.dir}' first")
     output = Path(args.output or Path(tuning.__file__).parent / evaluation.WEIGHTS_FILE)
     check_output(output, "the weights file")
+    print(f"reading the positions of {plural(len(paths), 'games file')} in {args.dir}…", flush=True)
     train, held_out = tuning.build(paths)
     print(f"{len(train):,} training and {len(held_out):,} held-out quiet positions", flush=True)
     games_held_out = held_out

@@ -8,7 +8,9 @@ import random
 from pathlib import Path
 
 import numpy as np
+import pytest
 
+from kingme.cli import main
 from kingme.engine import evaluation as ev
 from kingme.engine import selfplay, tuning
 from kingme.engine.selfplay import Position
@@ -76,7 +78,8 @@ def test_the_recorded_features_weighted_and_blended_are_the_evaluation() -> None
             assert score == blended, board.fen()
 
 
-def test_the_fit_learns_that_the_side_with_more_men_wins(tmp_path: Path) -> None:
+def _material_games(folder: Path) -> Path:
+    """A games file of random positions each labelled by which side has more men."""
     rng = random.Random("fit")
     rows = []
     for number in range(20):
@@ -88,8 +91,12 @@ def test_the_fit_learns_that_the_side_with_more_men_wins(tmp_path: Path) -> None
             side = "b" if board.black_to_move else "w"
             rows.append(f"{board.black:x} {board.white:x} {board.kings:x} {side} {result}")
         rows.append(f"# end {number}")
-    (tmp_path / "games-0.txt").write_text("\n".join(rows) + "\n")
-    train, held_out = tuning.build([tmp_path / "games-0.txt"])
+    (folder / "games-0.txt").write_text("\n".join(rows) + "\n")
+    return folder / "games-0.txt"
+
+
+def test_the_fit_learns_that_the_side_with_more_men_wins(tmp_path: Path) -> None:
+    train, held_out = tuning.build([_material_games(tmp_path)])
     assert len(held_out) and len(train) > 5 * len(held_out)
     theta, _, held = tuning.fit(train, held_out, epochs=150)
     assert held < tuning.baseline_loss(held_out)
@@ -111,3 +118,15 @@ def test_written_weights_have_every_named_group(tmp_path: Path) -> None:
 
 def test_positions_are_values() -> None:
     assert Position(1, 2, 0, True, 0.5) == Position(1, 2, 0, True, 0.5)
+
+
+def test_the_fit_command_says_what_it_reads_before_it_reads_it_and_writes_the_weights(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _material_games(tmp_path)
+    command = ["tune", "fit", "--dir", str(tmp_path), "--epochs", "2", "--search-weight", "0"]
+    assert main([*command, "--output", str(tmp_path / "w.json")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"reading the positions of 1 games file in {tmp_path}…"
+    assert "held-out quiet positions" in lines[1] and lines[-1] == f"weights written to {tmp_path / 'w.json'}"
+    assert json.loads((tmp_path / "w.json").read_text())["weights"]
