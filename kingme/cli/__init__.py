@@ -73,6 +73,11 @@ COMMANDS = (
     Command(
         "puzzles calendar", "print the puzzle of each day; --extend appends weeks", "puzzle_commands:calendar_options"
     ),
+    Command(
+        "puzzles withdraw",
+        "take out a puzzle found unsound; its day still to come shows another",
+        "puzzle_commands:withdraw_options",
+    ),
     Command("egdb build", "solve every position of at most N pieces (resumable)", "egdb_commands:build_options"),
     Command("egdb probe", "the database's value of a position and of each move", "egdb_commands:probe_options"),
     Command("egdb verify", "check that every position agrees with its successors", "egdb_commands:verify_options"),

@@ -1,10 +1,11 @@
-"""``kingme puzzles generate``, ``endings``, ``verify`` and ``calendar``: make, check and schedule
-the puzzles.
+"""``kingme puzzles generate``, ``endings``, ``verify``, ``calendar`` and ``withdraw``: make, check
+and schedule the puzzles.
 
 ``generate`` and ``verify`` are long runs, so they draw a plain-text progress bar on stderr
 (standard output stays for the results). ``verify`` exits with status 1 and names every puzzle
 that fails. ``calendar`` prints which puzzle each day shows, appends whole weeks to the calendar
-(``--extend``) and warns when it is about to run out.
+(``--extend``) and warns when it is about to run out; ``withdraw`` takes out a puzzle found
+unsound before its day.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 from kingme.cli.arguments import check_output, plural, whole_number
 from kingme.cli.progress import ProgressBar
 from kingme.daily.daily_game import DayError, parse_day, utc_today
-from kingme.daily.puzzles.calendar import WARNING_DAYS, Calendar
+from kingme.daily.puzzles.calendar import FIRST_DAY, WARNING_DAYS, Calendar
 from kingme.daily.puzzles.collection import Collection, calendar_path, stored_path
 from kingme.daily.puzzles.model import Puzzle, PuzzleError
 
@@ -177,6 +178,28 @@ def _run_calendar(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_withdraw(args: argparse.Namespace) -> int:
+    """Take a puzzle found unsound out of the collection, its day (if still to come) to a stand-in."""
+    path: Path = args.file
+    if not calendar_path(path).exists():
+        raise PuzzleError(f"{path} has no calendar beside it ({calendar_path(path).name}); withdraw keeps one true")
+    today: date = args.today or utc_today()
+    collection = Collection.from_path(path)
+    ids = collection.schedule.ids
+    day = ids.index(args.id) if args.id in ids else None
+    kept = collection.withdrawn(args.id, today)
+    # The calendar first: if the second write never happens, the withdrawn puzzle is merely
+    # unscheduled, and both files still load together.
+    _write(calendar_path(path), kept.schedule.to_text())
+    _save(path, kept)
+    if day is None:
+        print(f"{args.id} withdrawn; no day had it")
+    else:
+        shown = (FIRST_DAY + timedelta(day)).isoformat()
+        print(f"{args.id} withdrawn; {shown} now shows {kept.schedule.ids[day]}")
+    return 0
+
+
 def _read_calendar(file: Path) -> Calendar:
     """The days of the collection ``file``: its calendar file alone when it has one, so that
     printing a week does not read and check every puzzle of the collection (the collection
@@ -246,6 +269,13 @@ def calendar_options(parser: argparse.ArgumentParser) -> None:
     _collection_file(parser)
     parser.add_argument("--today", type=_day, help="count from this day instead of today (UTC)")
     parser.set_defaults(run=_run_calendar)
+
+
+def withdraw_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("id", help="the puzzle found unsound (kingme puzzles verify names it)")
+    _collection_file(parser)
+    parser.add_argument("--today", type=_day, help="count from this day instead of today (UTC)")
+    parser.set_defaults(run=_run_withdraw)
 
 
 def _collection_file(parser: argparse.ArgumentParser) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import shutil
 from datetime import date, timedelta
@@ -231,6 +232,72 @@ def test_a_fresh_collection_is_refused_where_a_calendar_gives_days_their_puzzles
     command = ["puzzles", "generate", "--fresh", "--no-classics", "--output", str(tmp_path / "puzzles.json")]
     assert main(command) == 2
     assert (tmp_path / "puzzles.json").read_text() == before
+
+
+def _rated(*difficulties: str) -> tuple[Puzzle, ...]:
+    """One-move puzzles ``p1``, ``p2``, ... of these difficulties, all of one theme (quiet-start
+    endings), so their ratings order them as the difficulties do."""
+    steps = _puzzles(len(difficulties))
+    return tuple(dataclasses.replace(p, difficulty=level) for p, level in zip(steps, difficulties, strict=True))
+
+
+def test_a_puzzle_withdrawn_before_its_day_leaves_its_day_to_an_unused_one_that_keeps_the_week_in_order() -> None:
+    # Thursday 2026-01-01 to Sunday: easy, medium (withdrawn), medium, hard; p5 to p7 unused.
+    puzzles = _rated("easy", "medium", "medium", "hard", "hard", "easy", "medium")
+    collection = Collection(puzzles, Calendar(("p1", "p2", "p3", "p4")))
+    kept = collection.withdrawn("p2", FIRST_DAY)
+    assert kept.schedule.ids == ("p1", "p7", "p3", "p4")  # p7 rates as p2 did; p6 is easier, p5 harder than p3
+    assert "p2" not in {p.id for p in kept.puzzles} and len(kept) == 6
+    assert kept.of_the_day(FIRST_DAY) == collection.of_the_day(FIRST_DAY)
+
+
+def test_a_puzzle_no_day_has_is_simply_withdrawn() -> None:
+    collection = Collection(_puzzles(3), Calendar(("p1", "p2")))
+    kept = collection.withdrawn("p3", FIRST_DAY)
+    assert kept.schedule == collection.schedule and [p.id for p in kept.puzzles] == ["p1", "p2"]
+
+
+@pytest.mark.parametrize(
+    ("puzzle_id", "today", "words"),
+    [
+        ("p1", FIRST_DAY, "p1 was the puzzle of 2026-01-01, a day that has come; it keeps it"),
+        ("p2", _day(5), "p2 was the puzzle of 2026-01-02, a day that has come"),
+        ("p3", FIRST_DAY, "no unused puzzle fits 2026-01-03's place in its week"),
+        ("p9", FIRST_DAY, "there is no puzzle with id 'p9'"),
+    ],
+)
+def test_withdrawing_is_refused_for_a_day_that_has_come_and_when_no_puzzle_can_stand_in(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], puzzle_id: str, today: date, words: str
+) -> None:
+    file = tmp_path / "puzzles.json"
+    file.write_text(Collection(_rated("easy", "medium", "hard", "easy")).to_json())
+    calendar_path(file).write_text(Calendar(("p1", "p2", "p3")).to_text())
+    before = file.read_text(), calendar_path(file).read_text()
+    assert main(["puzzles", "withdraw", puzzle_id, "--file", str(file), "--today", today.isoformat()]) == 2
+    err = capsys.readouterr().err
+    assert words in err and len(err.strip().splitlines()) == 1
+    assert (file.read_text(), calendar_path(file).read_text()) == before
+
+
+def test_the_withdraw_command_rewrites_the_collection_and_its_calendar(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    file = tmp_path / "puzzles.json"
+    file.write_text(Collection(_rated("easy", "medium", "hard", "medium")).to_json())
+    calendar_path(file).write_text(Calendar(("p1", "p2", "p3")).to_text())
+    assert main(["puzzles", "withdraw", "p2", "--file", str(file), "--today", "2026-01-01"]) == 0
+    assert capsys.readouterr().out == "p2 withdrawn; 2026-01-02 now shows p4\n"
+    stored = Collection.from_path(file)
+    assert stored.schedule.ids == ("p1", "p4", "p3") and len(stored) == 3
+
+
+def test_the_withdraw_command_wants_a_calendar_beside_the_collection(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    file = tmp_path / "puzzles.json"
+    file.write_text(Collection(_puzzles(2)).to_json())
+    assert main(["puzzles", "withdraw", "p2", "--file", str(file)]) == 2
+    assert "has no calendar beside it" in capsys.readouterr().err
 
 
 def test_every_theme_is_known() -> None:

@@ -7,7 +7,10 @@ hash) would do the same, and so would any later change to the rule's own code. A
 therefore stored: ``data/calendar.txt`` holds one line ``YYYY-MM-DD PUZZLE_ID`` per day from
 ``FIRST_DAY``, without gaps, and is only ever appended to (``extended``). What a day showed
 is read back, not recomputed, so neither a grown collection nor a better way of choosing the
-next weeks can change it; a test pins the whole past. Its first 335 lines are the days of the
+next weeks can change it; a test pins the whole past. The one change to a day still to come:
+a puzzle found unsound before its day (a later engine finds a defence to it) is withdrawn,
+``kingme puzzles withdraw``, and its day shows a stand-in (``without``), so no player is ever
+served a puzzle known to be wrong and no day that has come changes. Its first 335 lines are the days of the
 first rule up to 2026-12-01 (the day the calendar was introduced), which is what they showed.
 
 After the last day it covers, the calendar starts over from its first day: day *n* shows the
@@ -19,12 +22,12 @@ puzzle: they are written down first, as they were shown.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
 from kingme.daily.puzzles.model import Puzzle, PuzzleError
-from kingme.daily.puzzles.weekly import pick_week
+from kingme.daily.puzzles.weekly import pick_week, stand_in
 
 #: The first day with a puzzle of the day; the archive starts here.
 FIRST_DAY = date(2026, 1, 1)
@@ -80,6 +83,31 @@ class Calendar:
             ids += [p.id for p in week]
             chosen = {p.id for p in week}
             unused = [p for p in unused if p.id not in chosen]
+
+    def without(self, withdrawn: Puzzle, puzzles: Sequence[Puzzle], today: date) -> Calendar:
+        """This calendar with the day of ``withdrawn`` (a puzzle found unsound before its day)
+        given to the stand-in ``kingme.daily.puzzles.weekly.stand_in`` picks from the
+        ``puzzles`` no day has; unchanged when ``withdrawn`` has no day.
+
+        A day that has come keeps its puzzle, so ``PuzzleError`` when ``withdrawn``'s day is
+        ``today`` or earlier, and when no unused puzzle fits its place in the week.
+        """
+        if withdrawn.id not in self.ids:
+            return self
+        n = self.ids.index(withdrawn.id)
+        day = FIRST_DAY + timedelta(n)
+        if day <= today:
+            raise PuzzleError(f"{withdrawn.id} was the puzzle of {day.isoformat()}, a day that has come; it keeps it")
+        by_id = {p.id: p for p in puzzles}
+        before = by_id[self.ids[n - 1]] if day.weekday() > 0 else None
+        after = by_id[self.ids[n + 1]] if day.weekday() < 6 and n + 1 < len(self.ids) else None
+        used = set(self.ids)
+        pick = stand_in(withdrawn, before, after, [p for p in puzzles if p.id not in used])
+        if pick is None:
+            raise PuzzleError(
+                f"no unused puzzle fits {day.isoformat()}'s place in its week; generate and verify more first"
+            )
+        return Calendar((*self.ids[:n], pick.id, *self.ids[n + 1 :]))
 
     def lines(self, start: date, end: date) -> list[str]:
         """``YYYY-MM-DD PUZZLE_ID`` for each day from ``start`` to ``end``; a day after the

@@ -76,6 +76,14 @@ class Collection:
         span = min(days, (until - FIRST_DAY).days + 1)
         return [(until - timedelta(n), self.of_the_day(until - timedelta(n))) for n in range(max(span, 0))]
 
+    def withdrawn(self, puzzle_id: str, today: date) -> Collection:
+        """This collection without the puzzle ``puzzle_id``, found unsound before its day, whose
+        day (if it has one) shows a stand-in instead (``Calendar.without``: a day that has come
+        keeps its puzzle, so withdrawing that day's puzzle is refused)."""
+        puzzle = self.get(puzzle_id)
+        calendar = self.schedule.without(puzzle, self.puzzles, today)
+        return Collection(tuple(p for p in self.puzzles if p is not puzzle), calendar, self.next_game)
+
     def to_json(self) -> str:
         """The collection file (the calendar is written on its own, ``Calendar.to_text``)."""
         data = {"next_game": self.next_game, "puzzles": [p.to_dict() for p in self.puzzles]}

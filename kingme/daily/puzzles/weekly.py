@@ -80,3 +80,22 @@ def pick_week(unused: Sequence[Puzzle], days: int) -> tuple[Puzzle, ...] | None:
     chosen += [p for p in unused if p not in chosen][: days - len(chosen)]
     order = {p.id: n for n, p in enumerate(unused)}
     return tuple(sorted(chosen, key=lambda p: (rating(p), order[p.id])))
+
+
+def stand_in(withdrawn: Puzzle, before: Puzzle | None, after: Puzzle | None, unused: Sequence[Puzzle]) -> Puzzle | None:
+    """The puzzle of ``unused`` (in collection order) to show on the day of ``withdrawn``, a
+    puzzle found unsound before its day, between the days of its week ``before`` and ``after``
+    it (``None`` at the week's start or end); ``None`` when no unused puzzle fits.
+
+    It must rate between them, so the week still goes from easiest to hardest; among those the
+    same theme comes first (the week keeps its variety), then the rating nearest the withdrawn
+    one's, then the earliest.
+    """
+    low = rating(before) if before else -1
+    high = rating(after) if after else 10**9
+    fits = [p for p in unused if low <= rating(p) <= high]
+    return min(
+        fits,
+        key=lambda p: (theme(p) != theme(withdrawn), abs(rating(p) - rating(withdrawn))),
+        default=None,
+    )
