@@ -39,6 +39,7 @@ NOT_RUN = {
     "kingme egdb estimate --pieces 6": "needs the 5-piece database built; minutes (tests/engine/test_egdb.py)",
     "kingme bench online --soak 20": "10,000 WebSocket connects: minutes (tests/online/test_bench_smoke.py)",
     "kingme egdb build --pieces 5": "half a CPU minute, many minutes on a busy machine",
+    "kingme egdb build --pieces 6": "15 minutes and 4 GB",
     'kingme egdb probe --fen "W:WK19,K23:B12,K28"': "needs a built database (tests/engine/test_egdb.py)",
     "kingme egdb verify": "needs a built database (tests/engine/test_egdb.py)",
     "kingme puzzles generate --count 370 --fresh": "45 minutes",
