@@ -38,6 +38,7 @@ import numpy as np
 from numba import njit
 
 from kingme.engine import movegen
+from kingme.engine.bitops import popcount
 from kingme.rules import Board, Move
 from kingme.rules.errors import KingmeError
 
@@ -135,18 +136,8 @@ def _stage(key: int) -> int:
     own, opp, kings, black = _unpack(key)
     white_men = (opp if black else own) & ~kings
     black_men = (own if black else opp) & ~kings
-    stage = 0
-    rest = own | opp
-    while rest:
-        stage += 512
-        rest &= rest - 1
-    for square in range(32):
-        bit = np.int64(1) << square
-        if white_men & bit:
-            stage += 64 + square // 4
-        elif black_men & bit:
-            stage += 64 + 7 - square // 4
-    return stage
+    men = popcount(white_men | black_men)
+    return 512 * popcount(own | opp) + 64 * men + movegen.rows_to_crown(black_men, white_men)
 
 
 @njit(cache=True)

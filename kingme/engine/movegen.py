@@ -200,6 +200,24 @@ def generate(own: int, opp: int, kings: int, black: bool, compulsory: bool, buf:
 
 
 @njit(cache=True)
+def rows_to_crown(black_men: int, white_men: int) -> int:
+    """The rows all these men still have to go to their crown rows (Black's men crown on squares
+    29-32, White's on 1-4). Every man's step lowers it by one; a king's step keeps it. The
+    exact solver and the database build order their work by it, so that every move either
+    keeps a position's place or leads to one already solved."""
+    rows = 0
+    rest = black_men
+    while rest:
+        rows += 7 - lowest_index(rest) // 4
+        rest &= rest - 1
+    rest = white_men
+    while rest:
+        rows += lowest_index(rest) // 4
+        rest &= rest - 1
+    return rows
+
+
+@njit(cache=True)
 def play(own: int, opp: int, kings: int, black: bool, origin: int, target: int, captured: int) -> tuple[int, int, int]:
     """The position after a move, seen from the new side to move: (own, opp, kings)."""
     if kings & origin:

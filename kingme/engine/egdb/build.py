@@ -60,16 +60,7 @@ def _slice_order(black_men: int, white_men: int) -> np.ndarray:
         white = unrank(men_rank % white_ranks, white_men, MASK32) << WHITE_MAN_SHIFT
         if black & white:
             continue
-        advance = 0
-        rest = black
-        while rest:
-            advance += lowest_index(rest) // 4
-            rest &= rest - 1
-        rest = white
-        while rest:
-            advance += 7 - lowest_index(rest) // 4
-            rest &= rest - 1
-        keys[count] = (np.int64(64 - advance) << 40) | men_rank
+        keys[count] = (np.int64(movegen.rows_to_crown(black, white)) << 40) | men_rank
         count += 1
     keys = np.sort(keys[:count])
     return keys & ((np.int64(1) << 40) - 1)
