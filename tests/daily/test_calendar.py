@@ -251,6 +251,12 @@ def test_a_puzzle_withdrawn_before_its_day_leaves_its_day_to_an_unused_one_that_
     assert kept.of_the_day(FIRST_DAY) == collection.of_the_day(FIRST_DAY)
 
 
+def test_the_calendars_first_day_has_no_day_before_it_in_its_week() -> None:
+    # Thursday 2026-01-01 (withdrawn, seen from the day before) and Friday: only Friday bounds it.
+    collection = Collection(_rated("easy", "hard", "easy"), Calendar(("p1", "p2")))
+    assert collection.withdrawn("p1", FIRST_DAY - timedelta(1)).schedule.ids == ("p3", "p2")
+
+
 def test_a_puzzle_no_day_has_is_simply_withdrawn() -> None:
     collection = Collection(_puzzles(3), Calendar(("p1", "p2")))
     kept = collection.withdrawn("p3", FIRST_DAY)

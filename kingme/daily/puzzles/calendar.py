@@ -99,7 +99,7 @@ class Calendar:
         if day <= today:
             raise PuzzleError(f"{withdrawn.id} was the puzzle of {day.isoformat()}, a day that has come; it keeps it")
         by_id = {p.id: p for p in puzzles}
-        before = by_id[self.ids[n - 1]] if day.weekday() > 0 else None
+        before = by_id[self.ids[n - 1]] if day.weekday() > 0 and n > 0 else None
         after = by_id[self.ids[n + 1]] if day.weekday() < 6 and n + 1 < len(self.ids) else None
         used = set(self.ids)
         pick = stand_in(withdrawn, before, after, [p for p in puzzles if p.id not in used])
