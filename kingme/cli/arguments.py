@@ -82,13 +82,19 @@ def check_output(path: Path, names: str) -> None:
     """Fail at once, not after minutes or hours of work, when ``--output`` ``path`` cannot be
     written: it is a directory (``names`` says what it should name), a file stands where one of its
     folders should, or its folder cannot be made or written in (tried by writing and removing
-    ``path`` + ``.partial``, the name a command writes before renaming it into place)."""
+    ``partial_path(path)``, the name a command writes before renaming it into place)."""
     if path.is_dir():
         raise ValueError(f"{path} is a directory; --output names {names} to write")
     for folder in path.parents:
         if folder.exists() and not folder.is_dir():
             raise ValueError(f"{folder} is a file, so {path} cannot be written under it")
     path.parent.mkdir(parents=True, exist_ok=True)
-    trial = path.with_name(path.name + ".partial")
+    trial = partial_path(path)
     trial.write_text("", encoding="utf-8")
     trial.unlink()
+
+
+def partial_path(path: Path) -> Path:
+    """Where ``path`` is written before it is renamed into place (so readers never see half a
+    file), and so what ``check_output`` tries to write."""
+    return path.with_name(path.name + ".partial")

@@ -15,7 +15,7 @@ import sys
 from datetime import date, timedelta
 from pathlib import Path
 
-from kingme.cli.arguments import check_output, plural, whole_number
+from kingme.cli.arguments import check_output, partial_path, plural, whole_number
 from kingme.cli.progress import ProgressBar
 from kingme.daily.daily_game import DayError, parse_day, utc_today
 from kingme.daily.puzzles.calendar import FIRST_DAY, WARNING_DAYS, Calendar
@@ -105,14 +105,9 @@ def _save(path: Path, collection: Collection) -> Collection:
 
 def _write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    partial = _partial(path)
+    partial = partial_path(path)
     partial.write_text(text, encoding="utf-8")
     partial.replace(path)  # readers never see a half-written file
-
-
-def _partial(path: Path) -> Path:
-    """Where ``path`` is written before it is renamed into place."""
-    return path.with_name(path.name + ".partial")
 
 
 def _run_endings(args: argparse.Namespace) -> int:
