@@ -107,6 +107,21 @@ def test_websockets_count_against_their_address_too(tmp_path, run):
         run(scenario())
 
 
+def test_websocket_messages_are_not_compressed_even_when_the_client_offers_it(tmp_path, run):
+    """Compressing each state for each connection cost the event loop more than it saved."""
+    with ThreadedServer(Settings(data_dir=tmp_path), TEST_CONFIG, limits=ConnectionLimits()) as server:
+
+        async def scenario() -> None:
+            status, created = await asyncio.to_thread(http_json, "POST", f"{server.http}/api/rooms", {})
+            assert status == 201
+            watcher = await RoomClient.open(server.ws, created["room"], compression="deflate")
+            response = watcher.connection.response
+            assert response is not None and "Sec-WebSocket-Extensions" not in response.headers
+            await watcher.close()
+
+        run(scenario())
+
+
 def test_seat_tokens_never_reach_the_log_even_at_debug_level(server, lobby, run):
     records: list[str] = []
 
