@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from kingme.cli.arguments import number, plural, whole_number
 
 if TYPE_CHECKING:
-    from kingme.server.online.bench import Figures
+    from kingme.server.online.bench import Figures, SoakFigures
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -17,13 +17,22 @@ def _bench(args: argparse.Namespace) -> int:
 
     if args.soak is not None:
         print(f"online: soaking the server with {SOAK_CONNECTS} connects and disconnects…", flush=True)
-        print(soak_online(args.soak).report())
+        print(soak_report(soak_online(args.soak)))
         return 0
 
     check_run(args.games, args.seconds, args.think, args.url, args.processes)
     print(f"online: seating {plural(args.games, 'game')} ({2 * args.games} WebSocket connections)…", flush=True)
     print(report(bench_online(args.games, args.seconds, args.think, args.url, args.processes)))
     return 0
+
+
+def soak_report(figures: SoakFigures) -> str:
+    """What ``kingme bench online --soak`` prints: the connects made and the server's memory."""
+    growth = figures.after_mb - figures.before_mb
+    return (
+        f"soak: {figures.connects:,} WebSocket connects and disconnects in {figures.seconds:.0f} s\n"
+        f"server memory: {figures.before_mb:.1f} MB before, {figures.after_mb:.1f} MB after (growth {growth:+.1f} MB)"
+    )
 
 
 def report(figures: Figures) -> str:

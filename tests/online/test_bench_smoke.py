@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 from async_support import in_thread
 
-from kingme.cli.online_commands import report
+from kingme.cli.online_commands import report, soak_report
 from kingme.server.online.bench import Figures, bench_online, check_loopback, check_run, soak_online
 
 
@@ -48,4 +48,4 @@ def test_two_processes_need_postgresql_and_redis_and_no_url(monkeypatch):
 def test_the_soak_benchmark_reports_server_memory_before_and_after():
     figures = in_thread(soak_online, 2, 40)
     assert figures.connects == 40 and figures.before_mb > 0
-    assert "growth" in figures.report()
+    assert "growth" in soak_report(figures)

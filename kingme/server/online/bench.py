@@ -350,13 +350,6 @@ class SoakFigures:
     before_mb: float
     after_mb: float
 
-    def report(self) -> str:
-        return (
-            f"soak: {self.connects} WebSocket connects and disconnects in {self.seconds:.0f} s\n"
-            f"server memory: {self.before_mb:.1f} MB before, {self.after_mb:.1f} MB after "
-            f"(growth {self.after_mb - self.before_mb:+.1f} MB)"
-        )
-
 
 async def _churn(url: str, connects: int, deadline: float) -> int:
     """Open and close spectator connections to one room, 16 at a time; returns how many were made."""
