@@ -7,6 +7,7 @@ standard numbering (1-32). Whether it crowns depends on the board it is played o
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import pairwise
 
 from kingme.rules.bitboard import KING_JUMPS
@@ -62,5 +63,15 @@ class Move:
         """Single board moves in this turn: one per jump, or one for an ordinary move."""
         return len(self.path) - 1
 
-    def __str__(self) -> str:
+    @cached_property
+    def notation(self) -> str:
+        """The move as standard notation, worked out once: a game's moves are written out again
+        in every state the server sends (record and history), so each is spelled once.
+
+        >>> Move((9, 18, 27), (14, 23)).notation
+        '9x18x27'
+        """
         return ("x" if self.captures else "-").join(map(str, self.path))
+
+    def __str__(self) -> str:
+        return self.notation

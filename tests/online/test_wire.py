@@ -77,7 +77,7 @@ def test_an_event_broadcast_carries_the_clients_text_after_its_header_untouched(
 
 
 def test_server_messages_start_with_their_type_and_leave_out_what_is_not_so():
-    assert Ack("m1", 4).to_wire() == '{"type": "ack", "id": "m1", "n": 4}'
+    assert Ack("m1", 4).to_wire() == '{"type":"ack","id":"m1","n":4}'
     assert json.loads(Ack("m1", 4, duplicate=True).to_wire())["duplicate"] is True
     presence = json.loads(Presence({"1": True, "2": False}, 2, {"black": True, "white": False}).to_wire())
     assert presence == {
@@ -87,5 +87,5 @@ def test_server_messages_start_with_their_type_and_leave_out_what_is_not_so():
         "black": True,
         "white": False,
     }
-    error = '{"type": "error", "code": "conflict", "message": "try again"}'
+    error = '{"type":"error","code":"conflict","message":"try again"}'
     assert ProtocolError("conflict", "try again").to_wire() == error

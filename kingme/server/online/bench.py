@@ -171,7 +171,7 @@ async def _answer(mover: RoomClient) -> dict[str, Any]:
     the CPU to the server."""
     while True:
         text = await asyncio.wait_for(mover.connection.recv(), timeout=60)
-        if isinstance(text, str) and text.startswith(('{"type": "ack"', '{"type": "error"')):
+        if isinstance(text, str) and text.startswith(('{"type":"ack"', '{"type":"error"')):
             answer: dict[str, Any] = json.loads(text)
             return answer
 
