@@ -18,7 +18,7 @@ from pathlib import Path
 from kingme.cli.arguments import check_output, partial_path, plural, whole_number
 from kingme.cli.progress import ProgressBar
 from kingme.daily.daily_game import DayError, parse_day, utc_today
-from kingme.daily.puzzles.calendar import FIRST_DAY, WARNING_DAYS, Calendar
+from kingme.daily.puzzles.calendar import WARNING_DAYS, Calendar
 from kingme.daily.puzzles.collection import Collection, calendar_path, stored_path
 from kingme.daily.puzzles.model import Puzzle, PuzzleError
 
@@ -180,8 +180,7 @@ def _run_withdraw(args: argparse.Namespace) -> int:
         raise PuzzleError(f"{path} has no calendar beside it ({calendar_path(path).name}); withdraw keeps one true")
     today: date = args.today or utc_today()
     collection = Collection.from_path(path)
-    ids = collection.schedule.ids
-    day = ids.index(args.id) if args.id in ids else None
+    day = collection.schedule.day_of(args.id)
     kept = collection.withdrawn(args.id, today)
     # The calendar first: if the second write never happens, the withdrawn puzzle is merely
     # unscheduled, and both files still load together.
@@ -190,8 +189,7 @@ def _run_withdraw(args: argparse.Namespace) -> int:
     if day is None:
         print(f"{args.id} withdrawn; no day had it")
     else:
-        shown = (FIRST_DAY + timedelta(day)).isoformat()
-        print(f"{args.id} withdrawn; {shown} now shows {kept.schedule.ids[day]}")
+        print(f"{args.id} withdrawn; {day.isoformat()} now shows {kept.schedule.puzzle_id(day)}")
     return 0
 
 

@@ -115,6 +115,12 @@ def test_after_its_last_day_the_calendar_starts_over_from_its_first() -> None:
         calendar.puzzle_id(FIRST_DAY - timedelta(1))
 
 
+def test_a_puzzle_is_found_by_its_one_day_and_a_puzzle_no_day_has_by_none() -> None:
+    calendar = Calendar(("a", "b", "c"))
+    assert calendar.day_of("b") == _day(1)
+    assert calendar.day_of("z") is None
+
+
 def test_a_collection_without_a_calendar_shows_its_puzzles_in_order() -> None:
     collection = small_collection()
     assert collection.schedule.ids == ("double-jump", "opening-trade", "seeing-is-believing")

@@ -63,6 +63,10 @@ class Calendar:
             raise PuzzleError(f"daily puzzles start on {FIRST_DAY.isoformat()}; there is none for {day.isoformat()}")
         return self.ids[(day - FIRST_DAY).days % len(self.ids)]
 
+    def day_of(self, puzzle_id: str) -> date | None:
+        """The day the calendar gives ``puzzle_id`` (no puzzle has two), or None if no day has it."""
+        return FIRST_DAY + timedelta(self.ids.index(puzzle_id)) if puzzle_id in self.ids else None
+
     def extended(self, puzzles: Iterable[Puzzle], today: date) -> Calendar:
         """This calendar with whole weeks appended from the ``puzzles`` no day has had yet.
 
@@ -92,10 +96,10 @@ class Calendar:
         A day that has come keeps its puzzle, so ``PuzzleError`` when ``withdrawn``'s day is
         ``today`` or earlier, and when no unused puzzle fits its place in the week.
         """
-        if withdrawn.id not in self.ids:
+        day = self.day_of(withdrawn.id)
+        if day is None:
             return self
-        n = self.ids.index(withdrawn.id)
-        day = FIRST_DAY + timedelta(n)
+        n = (day - FIRST_DAY).days
         if day <= today:
             raise PuzzleError(f"{withdrawn.id} was the puzzle of {day.isoformat()}, a day that has come; it keeps it")
         by_id = {p.id: p for p in puzzles}
