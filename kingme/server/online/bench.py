@@ -147,6 +147,12 @@ class ServerProcess:
                 self.kill()
 
 
+#: Connection options of a benchmark player: room for a long game's state, and no pings of its
+#: own, as a browser sends none (the server pings every connection; 2,000 players' pings on
+#: top, all in step because they connected in one burst, were load no real client makes).
+PLAYER_OPTIONS: dict[str, Any] = {"max_size": 2**22, "ping_interval": None}
+
+
 async def _seat(first: str, second: str, limit: asyncio.Semaphore) -> tuple[RoomClient, RoomClient]:
     """A room created (and Black seated) on the server at ``first``, joined by White at ``second``."""
     async with limit:
@@ -156,8 +162,8 @@ async def _seat(first: str, second: str, limit: asyncio.Semaphore) -> tuple[Room
         status, joined = await asyncio.to_thread(http_json, "POST", f"{second}/api/rooms/{created['room']}/join")
         if status != 201:
             raise OSError(f"joining a room failed: {joined.get('error', status)}")
-        black = await RoomClient.open(_ws(first), created["room"], created["token"], max_size=2**22)
-        white = await RoomClient.open(_ws(second), created["room"], joined["token"], max_size=2**22)
+        black = await RoomClient.open(_ws(first), created["room"], created["token"], **PLAYER_OPTIONS)
+        white = await RoomClient.open(_ws(second), created["room"], joined["token"], **PLAYER_OPTIONS)
         return black, white
 
 
