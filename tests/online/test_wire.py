@@ -23,6 +23,7 @@ from kingme.server.online.wire import (
     WhoBroadcast,
     parse,
     parse_broadcast,
+    starts,
 )
 
 TOKEN = "t" * 32
@@ -78,6 +79,7 @@ def test_an_event_broadcast_carries_the_clients_text_after_its_header_untouched(
 
 def test_server_messages_start_with_their_type_and_leave_out_what_is_not_so():
     assert Ack("m1", 4).to_wire() == '{"type":"ack","id":"m1","n":4}'
+    assert starts("ack") == '{"type":"ack"' and Ack("m1", 4).to_wire().startswith(starts("ack"))
     assert json.loads(Ack("m1", 4, duplicate=True).to_wire())["duplicate"] is True
     presence = json.loads(Presence({"1": True, "2": False}, 2, {"black": True, "white": False}).to_wire())
     assert presence == {

@@ -38,6 +38,7 @@ from websockets.exceptions import ConnectionClosed
 
 from kingme.server.gc_tuning import tune_for_many_live_objects
 from kingme.server.online.client import RoomClient, http_json
+from kingme.server.online.wire import starts
 
 MAX_GAMES = 5000
 #: A move acknowledged but not seen by the opponent within this many seconds stalls its game.
@@ -171,13 +172,17 @@ def _ws(url: str) -> str:
     return "ws" + url.removeprefix("http")
 
 
+#: How the server's answers to a move begin: an ack or an error.
+ANSWERS = (starts("ack"), starts("error"))
+
+
 async def _answer(mover: RoomClient) -> dict[str, Any]:
     """The server's answer to a move: ack or error. The mover's own event (and presence) is
     skipped unparsed: the opponent's next event brings the state, and the bench should leave
     the CPU to the server."""
     while True:
         text = await asyncio.wait_for(mover.connection.recv(), timeout=60)
-        if isinstance(text, str) and text.startswith(('{"type":"ack"', '{"type":"error"')):
+        if isinstance(text, str) and text.startswith(ANSWERS):
             answer: dict[str, Any] = json.loads(text)
             return answer
 

@@ -29,7 +29,8 @@ def http_json(method: str, url: str, body: dict[str, Any] | None = None) -> tupl
 
 
 class RoomClient:
-    """One WebSocket connection to a room, after its hello has been answered."""
+    """One WebSocket connection to a room, after its hello has been answered. Messages are read
+    with orjson: the benchmark's client reads a whole state a move, on the cores the server needs."""
 
     def __init__(self, connection: ClientConnection, welcome: dict[str, Any]) -> None:
         self.connection = connection
@@ -46,7 +47,7 @@ class RoomClient:
         connection = await connect(f"{ws_base}/ws/rooms/{room}", **options)
         await connection.send(Hello(token, last_event).to_wire())
         while True:
-            answer = json.loads(await asyncio.wait_for(connection.recv(), timeout=10))
+            answer = orjson.loads(await asyncio.wait_for(connection.recv(), timeout=10))
             if answer["type"] == "welcome":
                 return cls(connection, answer)
             if answer["type"] == "error":
@@ -65,7 +66,6 @@ class RoomClient:
     async def receive(self, *types: str, timeout: float = 10) -> dict[str, Any]:
         """The next message (of one of ``types`` if given; others are read and skipped)."""
         while True:
-            # orjson: the benchmark's client reads a whole state a move, on the server's cores
             message: dict[str, Any] = orjson.loads(await asyncio.wait_for(self.connection.recv(), timeout=timeout))
             if message["type"] in ("event", "welcome"):
                 self.state = message["state"]

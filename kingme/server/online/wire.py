@@ -61,6 +61,12 @@ def _text(body: dict[str, Any]) -> str:
     return orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
+def starts(kind: str) -> str:
+    """The text every message of type ``kind`` starts with, so a reader can skip the others
+    unparsed (``kingme bench`` waits for its ``ack`` that way)."""
+    return _text({"type": kind})[:-1]
+
+
 # -- client → server ----------------------------------------------------------------------------
 
 
