@@ -104,17 +104,19 @@ def _rows(
         kept[i] = True
         ev.evaluate_black(black[i], white[i], kings[i], to_move[i], True, record)
         opening = min(popcount(black[i] | white[i]), ev.PHASE_PIECES) / ev.PHASE_PIECES
-        for j in range(count):
+        # The table has tens of thousands of features and a position touches a few hundred:
+        # find them in one pass that writes nothing (fast), then visit only those.
+        touched = np.flatnonzero(record)
+        if at + 2 * touched.shape[0] > capacity:
+            capacity = 2 * capacity + 2 * touched.shape[0]
+            indices = np.concatenate((indices, np.empty(capacity - indices.shape[0], dtype=np.int32)))
+            values = np.concatenate((values, np.empty(capacity - values.shape[0], dtype=np.float32)))
+        for j in touched:
             value = record[j]
-            if value != 0.0:
-                if at + 2 > capacity:
-                    capacity *= 2
-                    indices = np.concatenate((indices, np.empty(capacity - indices.shape[0], dtype=np.int32)))
-                    values = np.concatenate((values, np.empty(capacity - values.shape[0], dtype=np.float32)))
-                indices[at], values[at] = j, value * opening
-                indices[at + 1], values[at + 1] = count + j, value * (1.0 - opening)
-                at += 2
-                record[j] = 0.0
+            indices[at], values[at] = j, value * opening
+            indices[at + 1], values[at + 1] = count + j, value * (1.0 - opening)
+            at += 2
+            record[j] = 0.0
         indptr[i + 1] = at
     return indptr, indices[:at], values[:at], kept
 
