@@ -21,8 +21,9 @@ position the search scores three men up scores about 0.6 in its games, and 83% o
 come from drawn games); they say little about the position itself. The search's score says how
 it stands a dozen plies deeper, so the evaluation learns to see at a glance what the search
 would find — as Stockfish's evaluation networks are trained on search scores. Fitted to the
-scores of 4,000 games at 10,000 nodes, the table beat the one fitted to results (see the
-README's *Strength*).
+scores of 4,000 games at 10,000 nodes, the table beat the one fitted to results, and refitted to
+4,000 games at 20,000 nodes (``kingme tune selfplay``'s default now) it beat that one in turn
+(see the README's *Strength*).
 
 Data: ``kingme.engine.selfplay`` (``kingme tune selfplay``).
 """
@@ -45,8 +46,11 @@ from kingme.engine.movegen import capturers
 from kingme.engine.selfplay import read_batches
 
 #: L2 penalty per weight (in logits², against the mean loss per position): chosen on the held-out
-#: set — with 1,400 games 3e-4 and 1e-3 held out equally well (0.6045), 3e-3 worse (0.6057).
-L2 = 5e-4
+#: set of 4,000 games at 20,000 nodes (labels: the search's scores; the label entropy, the floor,
+#: is 0.60686): 5e-4 held out 0.61275, 1e-4 0.61254, 2e-5 0.61244 with bands and windows both;
+#: the bands alone at 2e-5, 0.61256, are the table. A band's 6,561 weights each see few positions,
+#: so a penalty that suited 2,000 weights held them too close to zero.
+L2 = 2e-5
 #: Adam's step size and number of full passes over the data.
 LEARNING_RATE = 0.02
 EPOCHS = 400

@@ -71,11 +71,32 @@ def test_the_recorded_features_weighted_and_blended_are_the_evaluation() -> None
         record = np.zeros(ev.FEATURE_COUNT)
         score = ev.evaluate_black(board.black, board.white, board.kings, board.black_to_move, True, record)
         pieces = min(bin(board.black | board.white).count("1"), ev.PHASE_PIECES)
-        opening, ending = ev.WEIGHTS @ record
+        opening, ending = record @ ev.WEIGHTS
         blend = opening * pieces + ending * (ev.PHASE_PIECES - pieces)
         blended = int(blend / ev.PHASE_PIECES)  # towards zero
         if pieces > ev.HUNT_PIECES:  # the hand-set hunting terms are not features
             assert score == blended, board.fen()
+
+
+def test_a_band_numbers_its_eight_squares_empty_own_or_opposing_in_base_three() -> None:
+    black, white = 0xFF, 1 << 31  # Black's men on 1-8, one White man on 32
+    record = np.zeros(ev.FEATURE_COUNT)
+    ev.evaluate_black(black, white, 0, True, True, record)
+    bands = record[ev.BAND_AT : ev.BAND_AT + ev.BANDS * ev.BAND_PATTERNS].reshape(ev.BANDS, ev.BAND_PATTERNS)
+    full = sum(3**i for i in range(8))  # every square own: digit 1 eight times
+    # (band, pattern): +1 for Black's view of the board, -1 for White's (its band 0 is its back
+    # rows, seen from its side); the empty bands 2 to 4 are the same for both and cancel.
+    seen = {(int(band), int(pattern)): bands[band, pattern] for band, pattern in np.argwhere(bands)}
+    assert seen == {
+        (0, full): 1,  # Black's two back rows, all its men
+        (1, 40): 1,  # rows 2 and 3: its men on 5-8 (digit 1 on the band's first four squares)
+        (5, 0): 1,
+        (6, 2 * 3**7): 1,  # rows 7 and 8: White's man on 32, the band's last square
+        (0, 1): -1,  # White's back rows: its man alone on its first square
+        (1, 0): -1,
+        (5, 6480): -1,  # White's rows 6 and 7 are the board's 3 and 2: Black's men on 5-8 (digits 2)
+        (6, 2 * full): -1,  # Black's two back rows, seen by White across the board
+    }
 
 
 def _material_games(folder: Path) -> Path:
@@ -100,7 +121,7 @@ def test_the_fit_learns_that_the_side_with_more_men_wins(tmp_path: Path) -> None
     assert len(held_out) and len(train) > 5 * len(held_out)
     theta, _, held = tuning.fit(train, held_out, epochs=150)
     assert held < tuning.baseline_loss(held_out)
-    # The scale is a man's value to the whole fitted score (windows count pieces too), so
+    # The scale is a man's value to the whole fitted score (the bands count pieces too), so
     # scaling keeps every score's sign: a lead in men is worth more than nothing.
     man = tuning.man_value(theta, train)
     assert man > 0
