@@ -9,6 +9,7 @@ spaced, costs the same and delays no one.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import TypeVar
 
@@ -16,13 +17,18 @@ T = TypeVar("T")
 
 
 async def paced(
-    items: Sequence[T], seconds: float, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+    items: Sequence[T],
+    seconds: float,
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    clock: Callable[[], float] = time.monotonic,
 ) -> AsyncIterator[T]:
-    """``items`` one at a time, each after an equal share of ``seconds``: the last comes when
-    ``seconds`` have passed (when there are none, that much time passes all the same)."""
+    """``items`` one at a time, the n-th of N when n/N of ``seconds`` have passed (when there
+    are none, that much time passes all the same). Each is timed from the start, not from the
+    one before: on a busy server every wake-up is late, and pauses that added up their delays
+    would stretch the period without bound."""
+    start = clock()
     if not items:
         await sleep(seconds)
-    pause = seconds / max(1, len(items))
-    for item in items:
-        await sleep(pause)
+    for number, item in enumerate(items, start=1):
+        await sleep(max(0.0, start + seconds * number / len(items) - clock()))
         yield item
