@@ -5,7 +5,9 @@ Without them one client could hold the server: sockets that never finish their r
 sockets used up the file limit. Here every connection must finish its request head within
 ``handshake_seconds``, a head is at most ``header_bytes``, one address holds at most
 ``per_address`` connections (HTTP and WebSocket alike), and past ``total`` the server answers 503.
-Refusals sent before the app sees a request are JSON, like every other refusal.
+Refusals sent before the app sees a request are JSON, like every other refusal. A WebSocket whose
+peer has gone without a word is found by its keepalive pings, which are spread over their
+interval so that connections opened together are not all pinged together.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import random
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -40,6 +43,9 @@ class ConnectionLimits:
     per_address: int = 256
     #: Connections (and requests in progress) the server serves at once; past it, 503.
     total: int = 10_000
+    #: Seconds between a WebSocket's keepalive pings; one not answered within as many seconds
+    #: closes the connection (uvicorn's defaults, named here so that tests can shorten them).
+    keepalive_seconds: float = 20.0
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> ConnectionLimits:
@@ -73,6 +79,8 @@ def uvicorn_options(limits: ConnectionLimits) -> dict[str, Any]:
         "server_header": False,
         "ws_max_size": 65536,
         "ws_per_message_deflate": False,
+        "ws_ping_interval": limits.keepalive_seconds,
+        "ws_ping_timeout": limits.keepalive_seconds,
     }
 
 
@@ -157,8 +165,9 @@ def guarded_protocols(limits: ConnectionLimits) -> tuple[type[asyncio.Protocol],
             self.transport.close()
 
     class GuardedWebSocket(websocket_base):  # type: ignore[misc]
-        """The WebSocket protocol, counted against its client address while open; it never logs
-        frames (a ``hello`` carries a seat token), whatever the log level."""
+        """The WebSocket protocol, counted against its client address while open, with its
+        keepalive pings at a phase of its own; it never logs frames (a ``hello`` carries a seat
+        token), whatever the log level."""
 
         _counted = False
 
@@ -172,6 +181,17 @@ def guarded_protocols(limits: ConnectionLimits) -> tuple[type[asyncio.Protocol],
             address = address_of(self)
             open_by_address[address] += 1
             self._counted = True
+
+        def start_keepalive(self) -> None:
+            """Ping first at a random moment of the interval, not one whole interval after the
+            handshake. uvicorn pings each connection every interval from its handshake on, so
+            connections opened in one burst (2,000 benchmark players, or every player coming
+            back after a restart) were pinged in one burst too, again and again. Later pings
+            keep the phase, and a ping not answered within the timeout still closes the
+            connection."""
+            if self.ping_interval:
+                delay = random.uniform(0, self.ping_interval)
+                self.ping_timer = self.loop.call_later(delay, self.send_keepalive_ping)
 
         def connection_lost(self, exc: Exception | None) -> None:
             super().connection_lost(exc)

@@ -12,10 +12,16 @@ import time
 from collections.abc import Iterator
 
 import pytest
+import uvicorn
+from uvicorn.server import ServerState
+from websockets.client import ClientProtocol
+from websockets.protocol import State
 from websockets.server import ServerProtocol
+from websockets.uri import parse_uri
 
-from kingme.server.connection_limits import ConnectionLimits
+from kingme.server.connection_limits import ConnectionLimits, guarded_protocols, uvicorn_options
 from kingme.server.online.client import RoomClient, http_json
+from kingme.server.online.wire import Hello
 from kingme.server.settings import Settings
 
 from .conftest import TEST_CONFIG, ThreadedServer
@@ -173,3 +179,49 @@ def test_closed_websocket_connections_are_freed_at_once_not_left_for_the_collect
             assert server_connections_alive() == 0
     finally:
         gc.enable()
+
+
+class TimerLoop:
+    """Stands in for a protocol's event loop, keeping the delay of every timer it is asked for."""
+
+    def __init__(self) -> None:
+        self.delays: list[float] = []
+
+    def call_later(self, delay: float, _callback: object, *_args: object) -> None:
+        self.delays.append(delay)
+
+
+def first_ping_delays(limits: ConnectionLimits, connections: int) -> list[float]:
+    """How long after its handshake each of ``connections`` new WebSocket connections is first pinged."""
+    _, websocket = guarded_protocols(limits)
+    config = uvicorn.Config(lambda *_: None, **uvicorn_options(limits))
+    config.load()
+    loop = TimerLoop()
+    for _ in range(connections):
+        websocket(config, ServerState(), {}, _loop=loop).start_keepalive()
+    return loop.delays
+
+
+def test_connections_opened_together_are_first_pinged_at_scattered_moments_of_the_interval():
+    # Pinged one interval after the handshake, 2,000 connections opened in one burst were pinged
+    # in one burst every 20 s, and the moves played meanwhile waited.
+    delays = first_ping_delays(ConnectionLimits(keepalive_seconds=20), 200)
+    assert len(delays) == 200 and all(0 <= delay <= 20 for delay in delays)
+    assert {int(delay // 2) for delay in delays} >= set(range(10))  # every tenth of the interval
+
+
+def test_a_websocket_whose_peer_stops_answering_pings_is_closed(tmp_path):
+    limits = ConnectionLimits(keepalive_seconds=0.2)
+    with ThreadedServer(Settings(data_dir=tmp_path), TEST_CONFIG, limits=limits) as server:
+        _, created = http_json("POST", f"{server.http}/api/rooms", {})
+        peer = ClientProtocol(parse_uri(f"{server.ws}/ws/rooms/{created['room']}"))
+        peer.send_request(peer.connect())
+        with socket.create_connection(("127.0.0.1", server.port)) as sock:
+            sock.settimeout(15)
+            sock.sendall(b"".join(peer.data_to_send()))
+            while peer.state is not State.OPEN:
+                peer.receive_data(sock.recv(65536))
+            peer.send_text(Hello(None, None).to_wire().encode())
+            sock.sendall(b"".join(peer.data_to_send()))
+            peer.receive_data(answer_of(sock))  # the welcome and pings, till the server closes; no pong is sent
+    assert peer.close_rcvd is not None and peer.close_rcvd.code == 1011  # keepalive ping timeout

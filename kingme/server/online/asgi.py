@@ -14,7 +14,7 @@ from starlette.middleware import Middleware
 
 from kingme.server.connection_limits import ConnectionLimits, uvicorn_options
 from kingme.server.edge import EXCEPTION_HANDLERS, Edge, EdgeSettings
-from kingme.server.gc_tuning import tune_for_many_live_objects
+from kingme.server.gc_tuning import tune_server
 from kingme.server.online import OnlineConfig, OnlineServer
 from kingme.server.settings import Settings
 
@@ -33,7 +33,7 @@ def app_for(server: OnlineServer, edge: EdgeSettings | None = None) -> Starlette
 def create_app(settings: Settings | None = None, config: OnlineConfig | None = None) -> Starlette:
     """A whole server process of its own, so the collector is tuned too."""
     app = app_for(OnlineServer(settings or Settings.from_env(), config))
-    tune_for_many_live_objects()
+    tune_server()
     return app
 
 

@@ -18,7 +18,7 @@ from typing import Any
 from kingme.game import Game, Setup
 from kingme.rules import BLACK, WHITE, Color, KingmeError, Move, opponent
 from kingme.server.online import events, wire
-from kingme.server.state import game_state, turn_row
+from kingme.server.state import game_state, history, history_row, turn_row
 from kingme.server.storage import StoredRoom
 
 #: A room expires after this long without a move.
@@ -53,6 +53,9 @@ class Room:
     move_ids: dict[str, int] = field(default_factory=dict)
     #: Hashes of the seat tokens by player (kept out of snapshots and events).
     tokens: dict[int, str] = field(default_factory=dict)
+    #: The game's history rows (``kingme.server.state.history``), kept in step with its moves by
+    #: the events, so that a state costs the same at the game's last move as at its first.
+    rows: list[dict[str, Any]] = field(default_factory=list)
 
     # -- building and storing ------------------------------------------------------------
 
@@ -78,6 +81,7 @@ class Room:
     def restore(cls, stored: StoredRoom) -> Room:
         """The room as stored (its game is re-checked move by move)."""
         snapshot = stored.state
+        game = Game.from_record(snapshot["game"])
         tokens = {1: stored.player1_token} | ({2: stored.player2_token} if stored.player2_token else {})
         return cls(
             stored.id,
@@ -86,7 +90,7 @@ class Room:
             stored.last_move_at,
             dict(snapshot["sides"]),
             set(snapshot["seated"]),
-            Game.from_record(snapshot["game"]),
+            game,
             snapshot["game_no"],
             dict(snapshot["score"]),
             snapshot["undo_request"],
@@ -94,6 +98,7 @@ class Room:
             {int(player): keep for player, keep in snapshot["play_again"].items()},
             dict(stored.move_ids),
             tokens,
+            history(game),
         )
 
     # -- reading -------------------------------------------------------------------------
@@ -119,7 +124,7 @@ class Room:
             "draw_offer": self._color_or_none(self.draw_offer),
             "play_again": {self.color_of(player): {"keep_sides": keep} for player, keep in self.play_again.items()},
             "expires_at": self.last_move_at + ROOM_LIFETIME_SECONDS,
-            "game": game_state(self.game),
+            "game": game_state(self.game, self.rows),
         }
 
     def _color_or_none(self, player: int | None) -> str | None:
@@ -230,7 +235,8 @@ class Room:
         self.seated.add(2)
 
     def _moved(self, event: events.Moved, now: int) -> None:
-        self.game.push(Move(tuple(event.path), tuple(event.captures)))
+        played = self.game.push(Move(tuple(event.path), tuple(event.captures)))
+        self.rows.append(history_row(event.color, played, event.crown))
         self.undo_request = self.draw_offer = None
         self.last_move_at = now
         self.move_ids[event.id] = self.version + 1  # the number this event is stored under
@@ -244,6 +250,7 @@ class Room:
     def _undo_accepted(self, event: events.UndoAccepted, _now: int) -> None:
         for _ in range(event.plies):
             self.game.undo()
+            self.rows.pop()
         self.undo_request = self.draw_offer = None
 
     def _resigned(self, event: events.Resigned, _now: int) -> None:
@@ -264,6 +271,7 @@ class Room:
     def _new_game(self, event: events.NewGame, _now: int) -> None:
         self.sides = dict(event.sides)
         self.game = Game(Setup(self.variant))
+        self.rows = []
         self.game_no = event.game_no
         self.undo_request = self.draw_offer = None
         self.play_again = {}
