@@ -60,6 +60,10 @@ NOT_RUN = {
         "kingme match master master@/work/runs/c285 --openings 50 --workers 2"
         " --record docs/matches/master-4m-vs-c285c9d.txt"
     ): "100 games of master, hours",
+    (
+        "kingme match master master@/work/runs/c285 --openings 50 --workers 2"
+        " --record docs/matches/master-4m-bands-vs-c285c9d.txt"
+    ): "100 games of master, hours",
     # Commands named in a sentence: their synopses are checked, but as written they would work for
     # hours or stop for a missing option.
     "kingme match": "names the command; it needs LEVEL_A",
