@@ -244,7 +244,7 @@ def engine_options(parser: argparse.ArgumentParser) -> None:
 
 
 def selfplay_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--games", type=_positive, default=4_000, help="games in all (default 4,000)")
+    parser.add_argument("--games", type=_positive, default=16_000, help="games in all (default 16,000)")
     parser.add_argument("--nodes", type=_positive, default=20_000, help="nodes a move (default 20,000)")
     parser.add_argument("--dir", default="tune-data", help="where the games go (default ./tune-data)")
     parser.add_argument("--workers", type=_positive, default=2, help="processes to play in (default 2)")

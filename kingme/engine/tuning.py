@@ -22,8 +22,9 @@ come from drawn games); they say little about the position itself. The search's 
 it stands a dozen plies deeper, so the evaluation learns to see at a glance what the search
 would find — as Stockfish's evaluation networks are trained on search scores. Fitted to the
 scores of 4,000 games at 10,000 nodes, the table beat the one fitted to results, and refitted to
-4,000 games at 20,000 nodes (``kingme tune selfplay``'s default now) it beat that one in turn
-(see the README's *Strength*).
+4,000 games at 20,000 nodes it beat that one in turn, and refitted to 16,000 games of the engine
+that table made (``kingme tune selfplay``'s defaults now) it beat that one again (see the
+README's *Strength*).
 
 Data: ``kingme.engine.selfplay`` (``kingme tune selfplay``).
 """
@@ -45,12 +46,12 @@ from kingme.engine.bitops import popcount
 from kingme.engine.movegen import capturers
 from kingme.engine.selfplay import read_batches
 
-#: L2 penalty per weight (in logits², against the mean loss per position): chosen on the held-out
-#: set of 4,000 games at 20,000 nodes (labels: the search's scores; the label entropy, the floor,
-#: is 0.60686): 5e-4 held out 0.61275, 1e-4 0.61254, 2e-5 0.61244 with bands and windows both;
-#: the bands alone at 2e-5, 0.61256, are the table. A band's 6,561 weights each see few positions,
-#: so a penalty that suited 2,000 weights held them too close to zero.
-L2 = 2e-5
+#: L2 penalty per weight (in logits², against the mean loss per position), chosen on the held-out
+#: set. On 16,000 self-play games at 20,000 nodes (1.33 million quiet positions; the label
+#: entropy, the floor, is 0.60240): 2e-5 held out 0.60943, 1e-5 0.60935, 5e-6 0.60928. On 4,000
+#: games, 2e-5 had been best (5e-4 0.61275, 1e-4 0.61254, 2e-5 0.61244): the more games, the more
+#: a band's 6,561 rare patterns can be trusted, and the lighter the penalty that suits them.
+L2 = 5e-6
 #: Adam's step size and number of full passes over the data.
 LEARNING_RATE = 0.02
 EPOCHS = 400

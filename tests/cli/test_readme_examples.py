@@ -72,7 +72,7 @@ NOT_RUN = {
     "kingme puzzles generate": "hours of engine games into the package's collection",
     "kingme puzzles withdraw": "names the command; it needs the puzzle's ID (tests/daily/test_calendar.py)",
     "kingme puzzles endings": "names the command; it needs --pieces and --output (tests/daily/test_puzzles.py)",
-    "kingme tune selfplay": "4,000 engine games",
+    "kingme tune selfplay": "16,000 engine games",
     "kingme tune fit": "needs the games of tune selfplay",
     "kingme tune fit --search-weight 1": "needs the games of tune selfplay",
     "kingme book build": "hours of searches into the package's opening book",

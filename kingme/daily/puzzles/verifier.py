@@ -114,9 +114,10 @@ def _search_failure(
             unlisted = (s for s in scored if s.move != move and str(s.move) not in listed)
             other = next((s for s in unlisted if s.score >= WINS and s.score > score - MARGIN), None)
             if other:
+                than = "more than" if other.score > score else f"within {MARGIN} of"
                 return ply, (
                     f"second solution at solver's move {number}: {other.move} also wins ({other.score}), "
-                    f"within {MARGIN} of {move}'s {score}"
+                    f"{than} {move}'s {score}"
                 )
         board.push(move)
     return None
