@@ -13,7 +13,7 @@ import pytest
 from kingme.cli import main
 from kingme.daily.puzzles import FIRST_DAY, Collection, Puzzle, PuzzleError, stored_collection, verifier
 from kingme.daily.puzzles import analysis as puzzle_analysis
-from kingme.daily.puzzles.analysis import DEEPER_DEPTH, VERIFY_DEPTH, Scored
+from kingme.daily.puzzles.analysis import DEEPER_DEPTHS, VERIFY_DEPTH, Scored
 from kingme.daily.puzzles.endings import ending_puzzle, ending_puzzles
 from kingme.daily.puzzles.solving import attempt, expected_move
 from kingme.daily.puzzles.verifier import check_line, check_puzzle
@@ -164,12 +164,6 @@ def test_the_verifier_rejects_a_puzzle_with_two_solutions() -> None:
 def test_the_verifier_rejects_a_move_that_does_not_win() -> None:
     reason = check_line(Board().fen(), ["11-15"], QUICK_DEPTH)  # the start: nobody wins a man yet
     assert reason is not None and "solver's move 1 (11-15) does not win" in reason
-
-
-def test_a_second_solution_that_wins_more_is_named_as_such() -> None:
-    # White's 22-17 wins outright here, far more than the man of 22-18.
-    reason = check_line("W:W6,9,21,22,29,30:B7,8,13,16,20,24", ["22-18"], QUICK_DEPTH)
-    assert reason is not None and "22-17 also wins" in reason and "more than 22-18's" in reason
 
 
 FIRST_POSITION = "W:WK19,K23:B12,K28"
@@ -377,17 +371,21 @@ def test_a_solver_move_must_win_a_man_and_no_other_winning_move_come_within_a_ma
     assert reason is None if verdict is None else verdict in reason
 
 
-def test_a_line_rejected_at_the_verification_depth_is_judged_again_deeper(monkeypatch) -> None:
+@pytest.mark.parametrize("sees_the_win", [DEEPER_DEPTHS[0], DEEPER_DEPTHS[-1]])
+def test_a_line_rejected_at_the_verification_depth_is_judged_again_deeper(monkeypatch, sees_the_win: int) -> None:
     board = Board(THREE_MOVES)
     moves = board.legal_moves()
+    searched: list[int] = []
 
     def scored(position: Board, depth: int) -> list[Scored]:
-        key = 90 if depth == VERIFY_DEPTH else 140  # the deeper search sees the win
+        searched.append(depth)
+        key = 140 if depth >= sees_the_win else 90  # only a search this deep sees the win
         return [Scored(moves[0], key), Scored(moves[1], 0), Scored(moves[2], 0)]
 
     monkeypatch.setattr(verifier, "score_moves", scored)
     assert check_line(THREE_MOVES, [str(moves[0])]) is None
-    assert DEEPER_DEPTH > VERIFY_DEPTH
+    assert searched == [VERIFY_DEPTH, *(d for d in DEEPER_DEPTHS if d <= sees_the_win)]
+    assert sorted(DEEPER_DEPTHS) == list(DEEPER_DEPTHS) and DEEPER_DEPTHS[0] > VERIFY_DEPTH
 
 
 def _scores(monkeypatch: pytest.MonkeyPatch, scores: tuple[int, int, int]) -> list[str]:
@@ -415,8 +413,14 @@ def test_an_unlisted_second_solution_still_fails_beside_a_listed_one(monkeypatch
     assert reason is not None and f"second solution at solver's move 1: {third} also wins" in reason
 
 
+def test_a_second_solution_that_wins_more_is_named_as_such(monkeypatch: pytest.MonkeyPatch) -> None:
+    key, other, _ = _scores(monkeypatch, (150, 400, 0))  # the other move wins far more than a man
+    reason = check_puzzle(Puzzle("p", THREE_MOVES, (key,), "t"))
+    assert reason == f"second solution at solver's move 1: {other} also wins (400), more than {key}'s 150"
+
+
 def test_a_move_listed_as_also_winning_must_still_win(monkeypatch: pytest.MonkeyPatch) -> None:
     key, other, _ = _scores(monkeypatch, (250, 99, 0))
     reason = check_puzzle(Puzzle("p", THREE_MOVES, (key,), "t", also_wins=((other,),)))
     listed = f"{other}, listed as also winning at solver's move 1"
-    assert reason == f"{listed}, does not win at depth {DEEPER_DEPTH} (score 99)"
+    assert reason == f"{listed}, does not win at depth {DEEPER_DEPTHS[-1]} (score 99)"

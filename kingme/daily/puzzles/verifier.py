@@ -21,7 +21,7 @@ from functools import partial
 from kingme.daily.puzzles.analysis import (
     AHEAD,
     DECISIVE,
-    DEEPER_DEPTH,
+    DEEPER_DEPTHS,
     MARGIN,
     VERIFY_DEPTH,
     WINS,
@@ -61,9 +61,10 @@ def judge(
     """Check ``line`` from ``fen``: each solver's move must be the only win, besides the moves
     ``also_wins`` lists for it (full paths, one list per solver's move, or none), which must win.
 
-    The search at ``depth`` judges first; a line it rejects is searched again at
-    ``DEEPER_DEPTH``, whose verdict stands (a deeper search sees more of a quiet win and tells
-    a second solution apart more surely; only the few lines in doubt pay for it). An ending
+    The search at ``depth`` judges first; a line it rejects is searched again at each of
+    ``DEEPER_DEPTHS`` in turn while it still fails, and the deepest verdict stands (a deeper
+    search sees more of a quiet win and tells a second solution apart more surely; only the few
+    lines in doubt pay for it). An ending
     neither can prove is then judged exactly: from the engine's endgame tables when they hold
     it (a lookup per move: the six-piece classics in seconds), else solved when small enough
     (``exact_table``; First and Second Position are, in minutes for six pieces).
@@ -76,8 +77,10 @@ def judge(
         failure: tuple[int, str] | None = (0, "the ending is too large to judge exactly")
     else:
         failure = _search_failure(Board(fen), line, depth, also_wins)
-        if failure is not None and depth < DEEPER_DEPTH:
-            failure = _search_failure(Board(fen), line, DEEPER_DEPTH, also_wins)
+        for deeper in (d for d in DEEPER_DEPTHS if d > depth):
+            if failure is None:
+                break
+            failure = _search_failure(Board(fen), line, deeper, also_wins)
         if failure is None:
             return Verdict(None)
     tables = database_tables(Board(fen))
