@@ -64,10 +64,10 @@ def judge(
     The search at ``depth`` judges first; a line it rejects is searched again at each of
     ``DEEPER_DEPTHS`` in turn while it still fails, and the deepest verdict stands (a deeper
     search sees more of a quiet win and tells a second solution apart more surely; only the few
-    lines in doubt pay for it). An ending
-    neither can prove is then judged exactly: from the engine's endgame tables when they hold
-    it (a lookup per move: the six-piece classics in seconds), else solved when small enough
-    (``exact_table``; First and Second Position are, in minutes for six pieces).
+    lines in doubt pay for it). An ending none of them can prove is then judged exactly: from
+    the engine's endgame tables when they hold it (a lookup per move: the six-piece classics in
+    seconds), else solved when small enough (``exact_table``; First and Second Position are, in
+    minutes for six pieces).
 
     ``exact`` skips the search: a study of an ending (``Puzzle.slower``) is judged exactly
     whatever the search would say, as only that judgement lists its slower wins — and with the
