@@ -47,7 +47,8 @@ MARGIN = 100
 #: only the engine's opinion of what that man is worth has dropped, which is no fault a player
 #: would hold against the puzzle (see the README's *The daily game and the daily puzzle*).
 AHEAD = 50
-#: The verification depth, as deep as the master level reads (plies, captures read to the end).
+#: The verification depth (plies, captures read to the end): the depth master read when the
+#: collection was first verified; master reads 16 to 19 plies now, so lines in doubt go deeper.
 VERIFY_DEPTH = 12
 #: Where a line fails at the verification depth, it is searched again at each of these depths in
 #: turn, while it still fails, before it is rejected (see ``kingme.daily.puzzles.verifier.judge``):
