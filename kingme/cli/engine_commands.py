@@ -8,6 +8,7 @@ contestants); the compiled search and its numba are imported by the command once
 from __future__ import annotations
 
 import argparse
+import functools
 import signal
 import sys
 import time
@@ -120,7 +121,8 @@ def _run_match(args: argparse.Namespace) -> int:
         flush=True,
     )
     started = time.perf_counter()
-    result = run_match(a, b, openings, args.workers, args.variant, lambda line: print(line, flush=True), args.record)
+    report = functools.partial(print, flush=True)
+    result = run_match(a, b, openings, args.workers, args.variant, report, args.record, args.pdn)
     print(f"games: {result.games}  {a} wins: {result.wins}  draws: {result.draws}  losses: {result.losses}")
     print(f"score of {a}: {100 * result.score:.1f}%")
     print(f"Elo difference: {result.describe_elo()}")
@@ -235,6 +237,7 @@ def match_options(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="write each finished game to FILE; run again with the same FILE to go on where a stopped match ended",
     )
+    parser.add_argument("--pdn", type=Path, metavar="FILE", help="append each game to FILE as PDN, moves included")
     add_variant(parser)
     parser.set_defaults(run=_run_match)
 

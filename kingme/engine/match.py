@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import functools
 import json
 import math
 import multiprocessing
@@ -20,6 +21,7 @@ import shlex
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +30,7 @@ from typing import Any, ClassVar, Self
 from kingme.engine.ballots import ballot_openings
 from kingme.engine.levels import check_level
 from kingme.game import Game, Setup
+from kingme.game.pdn import game_to_pdn
 from kingme.rules import KingmeError, Move
 
 #: How an external engine contestant is written: ``engine:CMD``.
@@ -85,6 +88,7 @@ if not kingme.__file__.startswith(sys.argv[1]):
 from kingme.engine import levels
 from kingme.engine.player import choose_move
 from kingme.game import Game, Setup
+from kingme.game.pdn import game_to_pdn
 from kingme.rules import KingmeError, Move
 for line in sys.stdin:
     ask = json.loads(line)
@@ -215,12 +219,12 @@ class GameTask:
     variant: str = "american"
 
 
-def play_game(task: GameTask) -> str | None:
-    """Play one game to its end under the rules; the winning colour, or ``None`` for a draw."""
+def play_game(task: GameTask) -> Game:
+    """Play one game to its end under the rules."""
     game = Game(Setup(task.variant, seed=task.seed), list(task.opening))
     while not game.is_over:
         game.push((task.black if game.turn == "black" else task.white).choose(game))
-    return game.result.winner  # type: ignore[union-attr]
+    return game
 
 
 def _to_elo(score: float) -> float:
@@ -282,9 +286,23 @@ def _tasks(a: Contestant, b: Contestant, openings: int, variant: str) -> Iterato
         yield GameTask(tuple(moves), b, a, f"ballot-{number}-b-black", variant)
 
 
-def _played(task: GameTask) -> tuple[str, str | None]:
-    """``play_game`` with the game's seed, so results arriving in any order can be told apart."""
-    return task.seed, play_game(task)
+@dataclass(frozen=True)
+class PlayedGame:
+    """One finished match game as it comes back from a worker: its seed (which tells games
+    arriving in any order apart), the winning colour or ``None`` for a draw, and the game as PDN
+    (contestants in the Black and White tags, the ballot in Round, the match in Event)."""
+
+    seed: str
+    winner: str | None
+    pdn: str
+
+
+def _played(task: GameTask, event: str) -> PlayedGame:
+    game = play_game(task)
+    ballot = task.seed.split("-")[1]
+    tags = {"Event": event, "Date": time.strftime("%Y.%m.%d"), "Round": ballot}
+    tags |= {"Black": str(task.black), "White": str(task.white)}
+    return PlayedGame(task.seed, game.result.winner, game_to_pdn(game, tags))  # type: ignore[union-attr]
 
 
 class MatchRecord:
@@ -323,6 +341,15 @@ class MatchRecord:
             file.write(f"{seed} {winner or 'draw'}\n")
 
 
+def _open_pdn(path: Path) -> None:
+    """Fail before the first game, not after it, when the PDN file cannot be appended to."""
+    try:
+        with path.open("a", encoding="utf-8"):
+            pass
+    except OSError as error:
+        raise KingmeError(f"{path}: cannot write the games there ({(error.strerror or 'error').lower()})") from None
+
+
 def _start_worker() -> None:
     """A match worker ignores Ctrl-C, which a terminal sends to every process of the command: the
     main process stops and ends the pool, so the operator sees one line rather than a traceback
@@ -341,11 +368,13 @@ def run_match(
     variant: str = "american",
     progress: Callable[[str], None] | None = None,
     record: Path | None = None,
+    pdn: Path | None = None,
 ) -> MatchResult:
     """Play ``openings`` ballots twice each (colours reversed) between ``a`` and ``b`` (levels
     or contestants); ``progress`` is told about each game as it ends. With ``record``, every
     finished game is written to that file, and games the file already holds are not played
-    again (see ``MatchRecord``)."""
+    again (see ``MatchRecord``). With ``pdn``, every game played is appended to that file as
+    PDN, its moves included, for replaying or for another engine to annotate."""
     a, b = (side if isinstance(side, Contestant) else Contestant(side) for side in (a, b))
     a.check()
     b.check()
@@ -354,24 +383,31 @@ def run_match(
     # The header leaves the number of ballots out: a record can be extended to more of them.
     header = f"{a} vs {b}, {variant}, nodes a move {a.nodes or 'of the level'} / {b.nodes or 'of the level'}"
     book = MatchRecord(record, header) if record else None
+    if pdn:
+        _open_pdn(pdn)
     winners = {seed: winner for seed, winner in book.results.items() if seed in by_seed} if book else {}
     to_play = [task for task in tasks if task.seed not in winners]
+    play = functools.partial(_played, event=f"kingme match {header}")
     if progress and winners:
         progress(f"{len(tasks) - len(to_play)} of {len(tasks)} games already played ({record})")
     with contextlib.ExitStack() as stack:
         if workers > 1 and len(to_play) > 1:
             pool = stack.enter_context(multiprocessing.get_context("spawn").Pool(workers, initializer=_start_worker))
-            results: Iterator[tuple[str, str | None]] = pool.imap_unordered(_played, to_play, chunksize=1)
+            results: Iterator[PlayedGame] = pool.imap_unordered(play, to_play, chunksize=1)
         else:
-            results = map(_played, to_play)
-        for seed, winner in results:
-            winners[seed] = winner
+            results = map(play, to_play)
+        for game in results:
+            winners[game.seed] = game.winner
             if book:
-                book.add(seed, winner)
+                book.add(game.seed, game.winner)
+            if pdn:
+                with pdn.open("a", encoding="utf-8") as file:
+                    file.write(game.pdn + "\n")
             if progress:
-                task = by_seed[seed]
+                task = by_seed[game.seed]
+                winner = game.winner
                 outcome = "draw" if winner is None else f"{task.black if winner == 'black' else task.white} wins"
-                progress(f"game {len(winners)}/{len(tasks)} ({seed}, {task.black} black): {outcome}")
+                progress(f"game {len(winners)}/{len(tasks)} ({game.seed}, {task.black} black): {outcome}")
     # Tasks alternate: ``a`` is Black in the even ones and White in the odd ones.
     a_colours = ["black" if i % 2 == 0 else "white" for i in range(len(tasks))]
     outcomes = [winners[task.seed] for task in tasks]

@@ -48,7 +48,7 @@ def test_a_frozen_copy_of_kingme_plays_from_its_own_process_exactly_as_in_proces
     opening = tuple(ballot_openings()[5][1])
     in_process = GameTask(opening, Contestant("club", 2_000), Contestant("casual", 2_000), "frozen-test")
     frozen = GameTask(opening, Contestant("club", 2_000, here), Contestant("casual", 2_000, here), "frozen-test")
-    assert play_game(frozen) == play_game(in_process)
+    assert play_game(frozen).moves == play_game(in_process).moves
 
 
 def test_a_directory_without_kingme_cannot_be_a_frozen_copy(tmp_path) -> None:
@@ -90,3 +90,30 @@ def test_a_match_record_of_another_match_or_not_a_record_is_refused_and_left_as_
         assert path.read_text() == before
     with pytest.raises(KingmeError, match="cannot use it as the match record"):
         run_match("casual", "random", openings=1, workers=1, record=tmp_path)
+
+
+def test_the_games_of_a_match_are_written_as_pdn_that_replays_to_the_same_results(tmp_path: Path) -> None:
+    from kingme.game.pdn import game_from_pdn
+    from kingme.rules.pdn import read_pdn
+
+    path = tmp_path / "games.pdn"
+    result = run_match("casual", "random", openings=2, workers=1, pdn=path)
+    games = {game.tags["Seed"]: game for game in read_pdn(path.read_text())}
+    assert sorted(games) == ["ballot-001-a-black", "ballot-001-b-black", "ballot-002-a-black", "ballot-002-b-black"]
+    first = games["ballot-001-b-black"]
+    assert (first.tags["Event"], first.tags["Round"], first.tags["Black"], first.tags["White"]) == (
+        "kingme match casual vs random, american, nodes a move of the level / of the level",
+        "001",
+        "random",
+        "casual",
+    )
+    assert first.moves[:3] == ballot_openings()[0][1]
+    replayed = {seed: game_from_pdn(game) for seed, game in games.items()}
+    assert all(game.is_over for game in replayed.values())
+    winners = [games[seed].tags[game.result.winner.title()] for seed, game in replayed.items() if game.result.winner]
+    assert winners.count("casual") == result.wins
+
+
+def test_a_pdn_file_that_cannot_be_written_is_refused_before_any_game_is_played(tmp_path: Path) -> None:
+    with pytest.raises(KingmeError, match="cannot write the games there"):
+        run_match("casual", "random", openings=1, workers=1, pdn=tmp_path)
