@@ -98,3 +98,9 @@ def partial_path(path: Path) -> Path:
     """Where ``path`` is written before it is renamed into place (so readers never see half a
     file), and so what ``check_output`` tries to write."""
     return path.with_name(path.name + ".partial")
+
+
+def printable(name: str, width: int = 60) -> str:
+    """A tag value safe to print on a terminal: no control characters, at most ``width`` long."""
+    text = "".join(char if char.isprintable() else "?" for char in name)
+    return text if len(text) <= width else text[: width - 1] + "…"

@@ -9,7 +9,7 @@ import argparse
 import sys
 import time
 
-from kingme.cli.arguments import add_position, add_variant, plural, whole_number
+from kingme.cli.arguments import add_position, add_variant, plural, printable, whole_number
 from kingme.rules import Board, bitboard
 
 #: The deepest perft: the counts grow about fivefold a ply, and depth 15 already takes hours.
@@ -45,12 +45,6 @@ def _run_moves(args: argparse.Namespace) -> int:
     return 0
 
 
-def _printable(name: str, width: int = 60) -> str:
-    """A tag value safe to print on a terminal: no control characters, at most ``width`` long."""
-    text = "".join(char if char.isprintable() else "?" for char in name)
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
 def _run_pdn(args: argparse.Namespace) -> int:
     """One line per game: players, moves, result and ``OK`` or the first problem; status 2 if
     any game fails. A file that cannot be read at all raises, and ``main`` prints one line."""
@@ -61,7 +55,7 @@ def _run_pdn(args: argparse.Namespace) -> int:
     games = read_pdn(read_pdn_file(args.file))
     failed = 0
     for pdn in games:
-        players = f"{_printable(pdn.tags.get('Black', '?'))} - {_printable(pdn.tags.get('White', '?'))}"
+        players = f"{printable(pdn.tags.get('Black', '?'))} - {printable(pdn.tags.get('White', '?'))}"
         summary = f"game {pdn.number}: {players}, {plural(len(pdn.moves), 'move')}, {pdn.result}"
         try:
             game_from_pdn(pdn)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import functools
+import itertools
 import json
 import math
 import multiprocessing
@@ -184,9 +185,10 @@ class ExternalEngine(ChildEngine):
         self.send("hello")
         self._expect("hellook")
 
-    def _expect(self, reply: str) -> str:
-        """Read to the first line that is ``reply`` or starts with ``reply `` (info and id lines
-        on the way are skipped) and return its rest; an ``error`` line raises ``KingmeError``."""
+    def _expect(self, reply: str, info: Callable[[str], None] | None = None) -> str:
+        """Read to the first line that is ``reply`` or starts with ``reply `` (``id`` and
+        ``info`` lines on the way are skipped, each ``info`` line's rest given to ``info``) and
+        return its rest; an ``error`` line raises ``KingmeError``."""
         while True:
             line = self.receive()
             word, _, rest = line.partition(" ")
@@ -194,8 +196,12 @@ class ExternalEngine(ChildEngine):
                 raise KingmeError(f"{self.name} answered: {line}")
             if word == reply:
                 return rest.strip()
+            if word == "info" and info:
+                info(rest)
 
-    def choose(self, game: Game, nodes: int | None) -> Move:
+    def search(self, game: Game, nodes: int | None) -> tuple[Move, int | None]:
+        """The engine's move in ``game`` and the score of its last ``info`` line (for the side to
+        move), ``None`` if it sent none (as ``kingme engine`` does for a forced move)."""
         from kingme.engine.protocol import position_line
 
         setup = game.setup
@@ -203,11 +209,27 @@ class ExternalEngine(ChildEngine):
         if any("\n" in line or "\r" in line for line in commands):
             raise KingmeError(f"the game's seed {setup.seed!r} cannot be sent on one line")
         self.send(*commands, "go" if nodes is None else f"go nodes {nodes}")
-        answer = self._expect("bestmove")
+        infos: list[str] = []
+        answer = self._expect("bestmove", infos.append)
         try:
-            return game.board.parse_move(answer)
+            move = game.board.parse_move(answer)
         except KingmeError as error:
             raise KingmeError(f"{self.name} played {answer[:40]!r}: {error}") from None
+        return move, next((score for score in map(self._score, reversed(infos)) if score is not None), None)
+
+    def _score(self, info: str) -> int | None:
+        """The ``score S`` of an ``info`` line's rest, ``None`` if it has none."""
+        words = info.split()
+        for name, value in itertools.pairwise(words):
+            if name == "score":
+                try:
+                    return int(value)
+                except ValueError:
+                    raise KingmeError(f"{self.name} sent a score that is not a whole number: {value[:20]!r}") from None
+        return None
+
+    def choose(self, game: Game, nodes: int | None) -> Move:
+        return self.search(game, nodes)[0]
 
 
 @dataclass(frozen=True)

@@ -222,7 +222,12 @@ for line in sys.stdin:
 
 @pytest.mark.parametrize(
     ("answer", "complaint"),
-    [("bestmove 1-5", "played '1-5'"), ("error no idea", "answered: error no idea"), ("bestmove", "played ''")],
+    [
+        ("bestmove 1-5", "played '1-5'"),
+        ("error no idea", "answered: error no idea"),
+        ("bestmove", "played ''"),
+        ("info depth 2 score lots\nbestmove 11-15", "sent a score that is not a whole number: 'lots'"),
+    ],
 )
 def test_an_engine_that_answers_badly_is_named_with_its_answer(answer: str, complaint: str) -> None:
     engine = ExternalEngine(f"{shlex.quote(sys.executable)} -c {shlex.quote(FAKE_ENGINE)} {shlex.quote(answer)}")
@@ -236,3 +241,12 @@ def test_kingme_match_wants_either_a_second_level_or_an_engine(argv: list[str], 
 
     assert main(argv) == 2
     assert "name the second contestant as LEVEL_B or as --engine CMD" in capsys.readouterr().err
+
+
+def test_an_engines_score_is_that_of_its_last_info_line_or_none_without_one() -> None:
+    def fake(answer: str) -> ExternalEngine:
+        return ExternalEngine(f"{shlex.quote(sys.executable)} -c {shlex.quote(FAKE_ENGINE)} {shlex.quote(answer)}")
+
+    infos = "info depth 3 score 12 nodes 50\ninfo depth 4 nodes 80\ninfo depth 5 score -7 nodes 90 pv 11-15"
+    assert fake(f"{infos}\nbestmove 11-15").search(Game(), 100) == (Game().board.parse_move("11-15"), -7)
+    assert fake("bestmove 11-15").search(Game(), 100)[1] is None
