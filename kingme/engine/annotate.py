@@ -102,8 +102,8 @@ def judge_game(game: Game, judge: Judge) -> list[Verdict]:
 def annotated(pdn: PdnGame, verdicts: list[Verdict], threshold: int) -> PdnGame:
     """``pdn`` with a comment after each move: the judge's score of the position it leads to,
     from Black's side (``+0.35``: Black stands better by a third of a man; ``White wins`` past
-    ``DECIDED``), and, after a move
-    that cost at least ``threshold``, the judge's move and what the played one lost."""
+    ``DECIDED``), and, after a move that cost at least ``threshold``, the judge's move and what
+    the played one lost."""
     comments = list(pdn.comments)
     for verdict in verdicts:
         words = []

@@ -89,7 +89,6 @@ if not kingme.__file__.startswith(sys.argv[1]):
 from kingme.engine import levels
 from kingme.engine.player import choose_move
 from kingme.game import Game, Setup
-from kingme.game.pdn import game_to_pdn
 from kingme.rules import KingmeError, Move
 for line in sys.stdin:
     ask = json.loads(line)
@@ -239,6 +238,7 @@ class GameTask:
     white: Contestant
     seed: str
     variant: str = "american"
+    ballot: str = "-"  # the ballot's number, for the PDN's Round tag
 
 
 def play_game(task: GameTask) -> Game:
@@ -304,8 +304,8 @@ class MatchResult:
 
 def _tasks(a: Contestant, b: Contestant, openings: int, variant: str) -> Iterator[GameTask]:
     for number, moves in ballot_openings()[:openings]:
-        yield GameTask(tuple(moves), a, b, f"ballot-{number}-a-black", variant)
-        yield GameTask(tuple(moves), b, a, f"ballot-{number}-b-black", variant)
+        yield GameTask(tuple(moves), a, b, f"ballot-{number}-a-black", variant, number)
+        yield GameTask(tuple(moves), b, a, f"ballot-{number}-b-black", variant, number)
 
 
 @dataclass(frozen=True)
@@ -321,8 +321,7 @@ class PlayedGame:
 
 def _played(task: GameTask, event: str) -> PlayedGame:
     game = play_game(task)
-    ballot = task.seed.split("-")[1]
-    tags = {"Event": event, "Date": time.strftime("%Y.%m.%d"), "Round": ballot}
+    tags = {"Event": event, "Date": time.strftime("%Y.%m.%d"), "Round": task.ballot}
     tags |= {"Black": str(task.black), "White": str(task.white)}
     return PlayedGame(task.seed, game.result.winner, game_to_pdn(game, tags))  # type: ignore[union-attr]
 
