@@ -55,7 +55,8 @@ def _run_annotate(args: argparse.Namespace) -> int:
         verdicts = judge_game(game, judge)
         players = f"{printable(pdn.tags.get('Black', '?'))} (Black) - {printable(pdn.tags.get('White', '?'))} (White)"
         seed = f" ({printable(pdn.tags['Seed'])})" if "Seed" in pdn.tags else ""
-        costly = [verdict for verdict in verdicts if verdict.cost >= args.threshold]
+        counted = verdicts[args.skip :]
+        costly = [verdict for verdict in counted if verdict.cost >= args.threshold]
         losses = ", ".join(
             f"{colour.title()} {sum(v.cost for v in costly if v.mover == colour) / 100:.2f} "
             f"in {plural(sum(1 for v in costly if v.mover == colour), 'move')}"
@@ -67,7 +68,7 @@ def _run_annotate(args: argparse.Namespace) -> int:
             print(f"  {move} ({verdict.mover}): lost {verdict.cost / 100:.2f}, best {verdict.best.notation}")
         if args.output:
             with args.output.open("a", encoding="utf-8") as file:
-                file.write(format_game(annotated(pdn, verdicts, args.threshold)) + "\n")
+                file.write(format_game(annotated(pdn, verdicts, args.threshold, args.skip)) + "\n")
     return 0
 
 
@@ -85,6 +86,12 @@ def annotate_options(parser: argparse.ArgumentParser) -> None:
         type=whole_number(1),
         default=DEFAULT_THRESHOLD,
         help=f"list moves costing at least this many hundredths of a man (default {DEFAULT_THRESHOLD})",
+    )
+    parser.add_argument(
+        "--skip",
+        type=whole_number(0),
+        default=0,
+        help="plies at the start charged to nobody: 3 for games from the 3-move ballots (default 0)",
     )
     parser.add_argument(
         "--output", type=Path, metavar="FILE", help="append the games with the judge's scores as comments (resumes)"

@@ -99,11 +99,11 @@ def judge_game(game: Game, judge: Judge) -> list[Verdict]:
     return verdicts[::-1]
 
 
-def annotated(pdn: PdnGame, verdicts: list[Verdict], threshold: int) -> PdnGame:
+def annotated(pdn: PdnGame, verdicts: list[Verdict], threshold: int, skip: int = 0) -> PdnGame:
     """``pdn`` with a comment after each move: the judge's score of the position it leads to,
     from Black's side (``+0.35``: Black stands better by a third of a man; ``White wins`` past
-    ``DECIDED``), and, after a move that cost at least ``threshold``, the judge's move and what
-    the played one lost."""
+    ``DECIDED``), and, after a move that cost at least ``threshold`` (after the first ``skip``
+    plies, which were not the players' choice), the judge's move and what the played one lost."""
     comments = list(pdn.comments)
     for verdict in verdicts:
         words = []
@@ -111,7 +111,7 @@ def annotated(pdn: PdnGame, verdicts: list[Verdict], threshold: int) -> PdnGame:
             black = verdict.value if verdict.mover == "black" else -verdict.value
             winner = "Black" if black > 0 else "White"
             words.append(f"{winner} wins" if abs(black) >= DECIDED else f"{black / 100:+.2f}")
-        if verdict.cost >= threshold:
+        if verdict.ply >= skip and verdict.cost >= threshold:
             words.append(f"lost {verdict.cost / 100:.2f}, best {verdict.best.notation}")
         if words:
             comments.append((verdict.ply + 1, "; ".join(words)))

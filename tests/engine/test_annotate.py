@@ -81,6 +81,9 @@ def test_annotate_lists_costly_moves_and_writes_the_games_back_with_scores(
     (written,) = read_pdn(output.read_text())
     assert written.moves == [str(move) for move in blunder.moves]
     assert len(written.comments) == 3 and "lost" in written.comments[0][1]
+    # The first plies of a ballot game were dealt, not chosen: --skip charges them to nobody.
+    assert main(["annotate", str(path), "--nodes", "20000", "--skip", "1"]) == 0
+    assert "10-15" not in capsys.readouterr().out
 
 
 def test_annotate_run_again_skips_the_games_already_written_and_refuses_another_files_output(
