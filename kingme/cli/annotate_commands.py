@@ -48,6 +48,8 @@ def _run_annotate(args: argparse.Namespace) -> int:
     games = read_pdn(read_pdn_file(args.file))
     replayed = [game_from_pdn(pdn) for pdn in games]  # every game checked before the first search
     skip = _already_annotated(args.output, games) if args.output else 0
+    if args.output:
+        args.output.open("a", encoding="utf-8").close()  # one that cannot be written fails now, not after a game
     if skip:
         print(f"{skip} of {plural(len(games), 'game')} already annotated in {args.output}")
     judge = engine_judge(args.engine, args.nodes)

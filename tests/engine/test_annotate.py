@@ -112,3 +112,13 @@ def test_annotate_refuses_a_bad_pdn_file_before_searching(tmp_path: Path, capsys
     assert main(["annotate", str(path)]) == 2
     err = capsys.readouterr().err
     assert "PDN game 1" in err and err.count("\n") == 1
+
+
+def test_annotate_refuses_an_output_it_cannot_write_before_searching(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _pdn_file(tmp_path, Game(Setup(), ["11-15"]))
+    for output, message in ((tmp_path, "is a directory"), (path / "annotated.pdn", "not a directory")):
+        assert main(["annotate", str(path), "--output", str(output)]) == 2
+        err = capsys.readouterr().err
+        assert message in err and err.count("\n") == 1
