@@ -42,14 +42,14 @@ def _already_annotated(output: Path, games: list[PdnGame]) -> int:
 
 def _run_annotate(args: argparse.Namespace) -> int:
     from kingme.engine.annotate import annotated, engine_judge, judge_game
-    from kingme.game.pdn import game_from_pdn, read_pdn_file
+    from kingme.game.pdn import check_appendable, game_from_pdn, read_pdn_file
     from kingme.rules.pdn import format_game, read_pdn
 
     games = read_pdn(read_pdn_file(args.file))
     replayed = [game_from_pdn(pdn) for pdn in games]  # every game checked before the first search
     skip = _already_annotated(args.output, games) if args.output else 0
     if args.output:
-        args.output.open("a", encoding="utf-8").close()  # one that cannot be written fails now, not after a game
+        check_appendable(args.output)
     if skip:
         print(f"{skip} of {plural(len(games), 'game')} already annotated in {args.output}")
     judge = engine_judge(args.engine, args.nodes)

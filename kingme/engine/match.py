@@ -31,7 +31,7 @@ from typing import Any, ClassVar, Self
 from kingme.engine.ballots import ballot_openings
 from kingme.engine.levels import check_level
 from kingme.game import Game, Setup
-from kingme.game.pdn import game_to_pdn
+from kingme.game.pdn import check_appendable, game_to_pdn
 from kingme.rules import KingmeError, Move
 
 #: How an external engine contestant is written: ``engine:CMD``.
@@ -362,15 +362,6 @@ class MatchRecord:
             file.write(f"{seed} {winner or 'draw'}\n")
 
 
-def _open_pdn(path: Path) -> None:
-    """Fail before the first game, not after it, when the PDN file cannot be appended to."""
-    try:
-        with path.open("a", encoding="utf-8"):
-            pass
-    except OSError as error:
-        raise KingmeError(f"{path}: cannot write the games there ({(error.strerror or 'error').lower()})") from None
-
-
 def _start_worker() -> None:
     """A match worker ignores Ctrl-C, which a terminal sends to every process of the command: the
     main process stops and ends the pool, so the operator sees one line rather than a traceback
@@ -405,7 +396,7 @@ def run_match(
     header = f"{a} vs {b}, {variant}, nodes a move {a.nodes or 'of the level'} / {b.nodes or 'of the level'}"
     book = MatchRecord(record, header) if record else None
     if pdn:
-        _open_pdn(pdn)
+        check_appendable(pdn)
     winners = {seed: winner for seed, winner in book.results.items() if seed in by_seed} if book else {}
     to_play = [task for task in tasks if task.seed not in winners]
     play = functools.partial(_played, event=f"kingme match {header}")

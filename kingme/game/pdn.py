@@ -133,3 +133,13 @@ def read_pdn_file(path: str | Path) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         return data.decode("latin-1")
+
+
+def check_appendable(path: Path) -> None:
+    """Fail before hours of play or analysis, not after the first game, when games cannot be
+    appended to the PDN file ``path``: ``KingmeError`` naming the reason."""
+    try:
+        with path.open("a", encoding="utf-8"):
+            pass
+    except OSError as error:
+        raise KingmeError(f"{path}: cannot write the games there ({(error.strerror or 'error').lower()})") from None
