@@ -15,7 +15,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from kingme.cli.arguments import add_position, add_variant, check_output, fraction, plural, whole_number
+from kingme.cli.arguments import add_position, add_variant, check_output, fraction, number, plural, whole_number
 from kingme.engine import LEVELS
 from kingme.engine.ballots import ballot_openings
 from kingme.engine.levels import check_level
@@ -24,6 +24,7 @@ from kingme.game import DEFAULT_SEED, Game, Setup
 from kingme.rules import KingmeError
 
 _positive = whole_number(1)
+_penalty = number(0, 1, "a penalty of a logit squared per weight; fits use millionths")
 
 
 def level(text: str) -> str:
@@ -166,6 +167,7 @@ def _run_tune_fit(args: argparse.Namespace) -> int:
         raise ValueError(f"no games in {args.dir}: run 'kingme tune selfplay --dir {args.dir}' first")
     output = Path(args.output or Path(tuning.__file__).parent / evaluation.WEIGHTS_FILE)
     check_output(output, "the weights file")
+    prior_table = evaluation.read_weights(Path(args.prior).read_text(), args.prior) if args.prior else None
     print(f"reading the positions of {plural(len(paths), 'games file')} in {args.dir}…", flush=True)
     train, held_out = tuning.build(paths)
     print(f"{len(train):,} training and {len(held_out):,} held-out quiet positions", flush=True)
@@ -178,14 +180,24 @@ def _run_tune_fit(args: argparse.Namespace) -> int:
         labels = f"{args.search_weight:g} search score (at {scale:.0f} a logit) and {1 - args.search_weight:g} result"
         print(f"labels: {labels}", flush=True)
     print(f"loss of always guessing the average: {tuning.baseline_loss(held_out):.5f}", flush=True)
-    theta, _, held = tuning.fit(train, held_out, args.epochs, lambda line: print(line, flush=True))
+    prior, factor = None, 0.0
+    if prior_table is not None:
+        factor = tuning.logits_per_hundredth(prior_table, train)
+        prior = prior_table.T.reshape(-1) * factor
+        labels += f", pulled towards {Path(args.prior).name}"
+        print(f"held-out loss of the prior {args.prior}: {tuning.loss(prior, held_out):.5f}", flush=True)
+    l2 = tuning.L2 if args.l2 is None else args.l2
+    theta, _, held = tuning.fit(train, held_out, args.epochs, lambda line: print(line, flush=True), l2, prior)
     results_loss = tuning.loss(theta, games_held_out)
     print(f"held-out loss against the games' results alone: {results_loss:.5f}", flush=True)
     note = (
         f"fitted by kingme tune fit on {len(train):,} positions, labels {labels}; "
         f"held-out loss {held:.5f} ({results_loss:.5f} against results)"
     )
-    tuning.write_weights(tuning.to_hundredths(theta, train), output, note)
+    # From a prior, the table keeps the prior's units (a man's worth as there); from zero, a
+    # man in the middlegame is made 100.
+    table = tuning.to_hundredths(theta, train) if prior is None else tuning.from_logits(theta, factor)
+    tuning.write_weights(table, output, note)
     print(f"weights written to {output}")
     return 0
 
@@ -263,6 +275,14 @@ def fit_options(parser: argparse.ArgumentParser) -> None:
         default=1.0,
         help="share of each label taken from the self-play search's score, the rest from the game's result "
         "(0..1, default 1)",
+    )
+    parser.add_argument("--l2", type=_penalty, help="the L2 penalty per weight (default: kingme.engine.tuning.L2)")
+    parser.add_argument(
+        "--prior",
+        metavar="FILE",
+        help="a weights file to start from and to pull the weights towards instead of towards zero "
+        "(for a refit on fewer, more deeply searched games; the package's own file is kingme/engine/"
+        "data/evaluation_weights.json)",
     )
     parser.add_argument("--output", help="weights file to write (default: the package's own, which the engine loads)")
     parser.set_defaults(run=_run_tune_fit)

@@ -106,21 +106,32 @@ HUNT_CORNER = 12
 HUNT_PIECES = 10
 
 
-def _load_weights() -> np.ndarray:
-    """The table as a (FEATURE_COUNT, 2) int32 array: column 0 full board, column 1 empty board.
+def read_weights(text: str, source: str) -> np.ndarray:
+    """A weights file's table as a (FEATURE_COUNT, 2) int32 array: column 0 full board, column 1
+    empty board. ``source`` names the file in the error a malformed one raises.
 
     A feature's two weights sit side by side and in 32 bits, so the evaluation reads both from
     one cache line and the whole table (370 KB, nearly all of it bands) stays in the processor's
     cache: with two separate rows of 64-bit numbers an evaluation took about a quarter longer."""
-    data = json.loads(resources.files("kingme.engine").joinpath(WEIGHTS_FILE).read_text())
-    table = np.zeros((FEATURE_COUNT, 2), dtype=np.int32)
-    for name, size in FEATURES:
-        for phase, key in enumerate(("opening", "ending")):
-            values = data["weights"][name][key]
-            if len(values) != size:
-                raise ValueError(f"{WEIGHTS_FILE}: {name}.{key} has {len(values)} weights, expected {size}")
-            table[OFFSET[name] : OFFSET[name] + size, phase] = values
+    try:
+        weights = json.loads(text)["weights"]
+        table = np.zeros((FEATURE_COUNT, 2), dtype=np.int32)
+        for name, size in FEATURES:
+            for phase, key in enumerate(("opening", "ending")):
+                values = weights[name][key]
+                if len(values) != size:
+                    raise ValueError(f"{name}.{key} has {len(values)} weights, expected {size}")
+                table[OFFSET[name] : OFFSET[name] + size, phase] = values
+    except KeyError as error:
+        raise ValueError(f"{source} is not an evaluation weights file: it has no {error}") from None
+    except (ValueError, TypeError, OverflowError) as error:
+        raise ValueError(f"{source} is not an evaluation weights file: {error}") from None
     return table
+
+
+def _load_weights() -> np.ndarray:
+    """The package's table (``WEIGHTS_FILE``), which the search uses."""
+    return read_weights(resources.files("kingme.engine").joinpath(WEIGHTS_FILE).read_text(), WEIGHTS_FILE)
 
 
 def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -193,15 +193,21 @@ def search_scale(data: Dataset) -> float:
         p = np.clip(_expected(scores, scale), 1e-12, 1 - 1e-12)
         return float(-(results * np.log(p) + (1 - results) * np.log(1 - p)).mean())
 
-    low, high = math.log(10.0), math.log(2000.0)
+    return _log_minimum(loss, 10.0, 2000.0)
+
+
+def _log_minimum(f: Callable[[float], float], low: float, high: float) -> float:
+    """Where the one-dimensional ``f`` is least between ``low`` and ``high`` (both positive), by
+    golden-section search on a log scale: 60 steps narrow the range a trillionfold."""
+    a_end, b_end = math.log(low), math.log(high)
     golden = (math.sqrt(5) - 1) / 2
     for _ in range(60):
-        a, b = high - golden * (high - low), low + golden * (high - low)
-        if loss(math.exp(a)) < loss(math.exp(b)):
-            high = b
+        a, b = b_end - golden * (b_end - a_end), a_end + golden * (b_end - a_end)
+        if f(math.exp(a)) < f(math.exp(b)):
+            b_end = b
         else:
-            low = a
-    return math.exp((low + high) / 2)
+            a_end = a
+    return math.exp((a_end + b_end) / 2)
 
 
 def with_search_labels(data: Dataset, weight: float, scale: float) -> Dataset:
@@ -271,17 +277,20 @@ def fit(
     epochs: int = EPOCHS,
     progress: Callable[[str], None] | None = None,
     l2: float = L2,
+    prior: np.ndarray | None = None,
 ) -> tuple[np.ndarray, float, float]:
     """Adam on the full training set; the logit weights and the final training and held-out
-    losses."""
-    theta = np.zeros(2 * ev.FEATURE_COUNT)
+    losses. The L2 penalty pulls the weights towards ``prior`` (logits: see
+    ``logits_per_hundredth``), or towards zero without one, and the fit starts there."""
+    centre = np.zeros(2 * ev.FEATURE_COUNT) if prior is None else prior.astype(np.float64)
+    theta = centre.copy()
     mask = _penalised(theta)
     m, v = np.zeros_like(theta), np.zeros_like(theta)
     beta1, beta2 = 0.9, 0.999
     loss = held = math.nan
     for step in range(1, epochs + 1):
         grad, loss = _gradient(theta, train.indptr, train.indices, train.values, train.labels)
-        grad += 2 * l2 * mask * theta
+        grad += 2 * l2 * mask * (theta - centre)
         m = beta1 * m + (1 - beta1) * grad
         v = beta2 * v + (1 - beta2) * grad * grad
         theta -= LEARNING_RATE * (m / (1 - beta1**step)) / (np.sqrt(v / (1 - beta2**step)) + 1e-9)
@@ -290,6 +299,15 @@ def fit(
             progress(f"epoch {step}/{epochs}: training loss {loss:.5f}, held-out loss {held:.5f}")
     _, held = _gradient(theta, held_out.indptr, held_out.indices, held_out.values, held_out.labels)
     return theta, loss, held
+
+
+def logits_per_hundredth(table: np.ndarray, data: Dataset) -> float:
+    """The factor (1e-4..1e-1) that turns a (FEATURE_COUNT, 2) table in hundredths of a man
+    (``evaluation.read_weights``) into the logit weights that predict ``data``'s labels best:
+    ``fit``'s ``prior`` is ``table.T.reshape(-1) * factor``, and a fit started there is written back
+    in the table's own units by dividing by it, so the search's scale stays what it was."""
+    weights = table.T.reshape(-1).astype(np.float64)
+    return _log_minimum(lambda factor: loss(weights * factor, data), 1e-4, 1e-1)
 
 
 def loss(theta: np.ndarray, data: Dataset) -> float:
@@ -326,8 +344,12 @@ def man_value(theta: np.ndarray, data: Dataset) -> float:
 def to_hundredths(theta: np.ndarray, data: Dataset) -> np.ndarray:
     """The logit weights scaled so that a man is worth 100 (``man_value`` over ``data``); a
     (2, FEATURE_COUNT) int64 table."""
-    table = theta.reshape(2, ev.FEATURE_COUNT)
-    scaled: np.ndarray = np.rint(table * (100.0 / man_value(theta, data))).astype(np.int64)
+    return from_logits(theta, man_value(theta, data) / 100.0)
+
+
+def from_logits(theta: np.ndarray, factor: float) -> np.ndarray:
+    """The logit weights ``theta`` as a (2, FEATURE_COUNT) int64 table of ``factor`` logits a unit."""
+    scaled: np.ndarray = np.rint(theta.reshape(2, ev.FEATURE_COUNT) / factor).astype(np.int64)
     return scaled
 
 

@@ -117,6 +117,7 @@ def test_a_reader_that_stops_reading_ends_the_command_quietly() -> None:
         (["bench", "online", "--soak", "-1"], "argument --soak: must be a number more than 0 and at most 60"),
         (["bench", "online", "--url", "http://example.com"], "argument --url: the online benchmark runs on loopback"),
         (["tune", "fit", "--search-weight", "2"], "argument --search-weight: must be a number from 0 to 1, not '2'"),
+        (["tune", "fit", "--l2", "2"], "argument --l2: must be a number from 0 to 1 (a penalty of a logit squared"),
     ],
 )
 def test_each_option_is_checked_with_a_message_that_names_it(

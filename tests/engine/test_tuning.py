@@ -151,3 +151,73 @@ def test_the_fit_command_says_what_it_reads_before_it_reads_it_and_writes_the_we
     assert lines[0] == f"reading the positions of 1 games file in {tmp_path}…"
     assert "held-out quiet positions" in lines[1] and lines[-1] == f"weights written to {tmp_path / 'w.json'}"
     assert json.loads((tmp_path / "w.json").read_text())["weights"]
+
+
+def test_a_fit_with_a_prior_starts_there_and_leaves_what_the_games_never_show_where_it_was(tmp_path: Path) -> None:
+    train, held_out = tuning.build([_material_games(tmp_path)])
+    prior = np.random.default_rng(7).normal(0, 0.1, 2 * ev.FEATURE_COUNT)
+    theta, _, held = tuning.fit(train, held_out, epochs=100, prior=prior)
+    seen = np.zeros(2 * ev.FEATURE_COUNT, dtype=bool)
+    seen[train.indices] = True
+    assert np.array_equal(theta[~seen], prior[~seen])
+    assert not np.allclose(theta[seen], prior[seen])
+    assert held < tuning.loss(prior, held_out)
+
+
+def test_a_table_turned_into_logits_takes_the_scale_that_predicts_the_labels_best(tmp_path: Path) -> None:
+    train, _ = tuning.build([_material_games(tmp_path)])
+    table = np.zeros((ev.FEATURE_COUNT, 2), dtype=np.int32)
+    table[ev.MAN_AT], table[ev.KING_AT] = (100, 100), (130, 130)
+    factor = tuning.logits_per_hundredth(table, train)
+    logits = table.T.reshape(-1) * factor
+    best = tuning.loss(logits, train)
+    assert best < tuning.loss(logits * 0.8, train) and best < tuning.loss(logits * 1.25, train)
+    assert np.array_equal(tuning.from_logits(logits, factor), table.T)
+
+
+def test_a_weights_file_read_back_is_the_table_written() -> None:
+    from importlib import resources
+
+    text = resources.files("kingme.engine").joinpath(ev.WEIGHTS_FILE).read_text()
+    assert np.array_equal(ev.read_weights(text, "shipped"), ev.WEIGHTS)
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("not json", "Expecting value: line 1 column 1 (char 0)"),
+        ('{"weights": {}}', "it has no 'man'"),
+        ('{"weights": {"man": {"opening": [1, 2], "ending": [1]}}}', "man.opening has 2 weights, expected 1"),
+        ('{"weights": {"man": {"opening": ["x"], "ending": [1]}}}', "invalid literal for int() with base 10: 'x'"),
+    ],
+)
+def test_a_file_that_is_not_a_weights_table_is_refused_with_what_is_wrong(text: str, problem: str) -> None:
+    with pytest.raises(ValueError, match=r"^w\.json is not an evaluation weights file: ") as refusal:
+        ev.read_weights(text, "w.json")
+    assert str(refusal.value).endswith(problem)
+
+
+def test_the_fit_command_refuses_a_prior_that_is_not_a_weights_file_before_reading_the_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "games-0.txt").write_text("")
+    (tmp_path / "prior.json").write_text('{"weights": {}}')
+    monkeypatch.setattr(tuning, "build", lambda paths: pytest.fail("the games were read first"))
+    command = ["tune", "fit", "--dir", str(tmp_path), "--output", str(tmp_path / "w.json")]
+    assert main([*command, "--prior", str(tmp_path / "prior.json")]) == 2
+    error = f"kingme: error: {tmp_path / 'prior.json'} is not an evaluation weights file: it has no 'man'\n"
+    assert capsys.readouterr().err == error
+    assert main([*command, "--prior", str(tmp_path / "missing.json")]) == 2
+    assert "missing.json" in capsys.readouterr().err
+    assert not (tmp_path / "w.json").exists()
+
+
+def test_the_fit_command_pulls_towards_a_prior_and_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _material_games(tmp_path)
+    prior = tmp_path / "prior.json"
+    tuning.write_weights(np.ones((2, ev.FEATURE_COUNT), dtype=np.int64), prior, "a prior")
+    command = ["tune", "fit", "--dir", str(tmp_path), "--epochs", "2", "--search-weight", "0", "--l2", "1e-4"]
+    assert main([*command, "--prior", str(prior), "--output", str(tmp_path / "w.json")]) == 0
+    out = capsys.readouterr().out
+    assert f"held-out loss of the prior {prior}: " in out
+    assert "pulled towards prior.json" in json.loads((tmp_path / "w.json").read_text())["note"]
