@@ -183,7 +183,7 @@ def _run_tune_fit(args: argparse.Namespace) -> int:
     prior, factor = None, 0.0
     if prior_table is not None:
         factor = tuning.logits_per_hundredth(prior_table, train)
-        prior = prior_table.T.reshape(-1) * factor
+        prior = tuning.to_logits(prior_table, factor)
         labels += f", pulled towards {Path(args.prior).name}"
         print(f"held-out loss of the prior {args.prior}: {tuning.loss(prior, held_out):.5f}", flush=True)
     l2 = tuning.L2 if args.l2 is None else args.l2

@@ -304,10 +304,9 @@ def fit(
 def logits_per_hundredth(table: np.ndarray, data: Dataset) -> float:
     """The factor (1e-4..1e-1) that turns a (FEATURE_COUNT, 2) table in hundredths of a man
     (``evaluation.read_weights``) into the logit weights that predict ``data``'s labels best:
-    ``fit``'s ``prior`` is ``table.T.reshape(-1) * factor``, and a fit started there is written back
-    in the table's own units by dividing by it, so the search's scale stays what it was."""
-    weights = table.T.reshape(-1).astype(np.float64)
-    return _log_minimum(lambda factor: loss(weights * factor, data), 1e-4, 1e-1)
+    ``fit``'s ``prior`` is ``to_logits(table, factor)``, and a fit started there is written back in
+    the table's own units by ``from_logits(theta, factor)``, so the search's scale stays what it was."""
+    return _log_minimum(lambda factor: loss(to_logits(table, factor), data), 1e-4, 1e-1)
 
 
 def loss(theta: np.ndarray, data: Dataset) -> float:
@@ -351,6 +350,12 @@ def from_logits(theta: np.ndarray, factor: float) -> np.ndarray:
     """The logit weights ``theta`` as a (2, FEATURE_COUNT) int64 table of ``factor`` logits a unit."""
     scaled: np.ndarray = np.rint(theta.reshape(2, ev.FEATURE_COUNT) / factor).astype(np.int64)
     return scaled
+
+
+def to_logits(table: np.ndarray, factor: float) -> np.ndarray:
+    """A (FEATURE_COUNT, 2) table (``evaluation.read_weights``) as logit weights, ``factor`` a unit."""
+    logits: np.ndarray = table.T.reshape(-1) * factor
+    return logits
 
 
 def write_weights(table: np.ndarray, path: Path, note: str) -> None:

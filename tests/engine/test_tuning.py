@@ -169,7 +169,7 @@ def test_a_table_turned_into_logits_takes_the_scale_that_predicts_the_labels_bes
     table = np.zeros((ev.FEATURE_COUNT, 2), dtype=np.int32)
     table[ev.MAN_AT], table[ev.KING_AT] = (100, 100), (130, 130)
     factor = tuning.logits_per_hundredth(table, train)
-    logits = table.T.reshape(-1) * factor
+    logits = tuning.to_logits(table, factor)
     best = tuning.loss(logits, train)
     assert best < tuning.loss(logits * 0.8, train) and best < tuning.loss(logits * 1.25, train)
     assert np.array_equal(tuning.from_logits(logits, factor), table.T)
