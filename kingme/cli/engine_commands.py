@@ -111,9 +111,16 @@ def _sides(args: argparse.Namespace) -> tuple[Contestant, Contestant]:
     return replace(args.a, nodes=args.nodes), replace(b, nodes=args.nodes)
 
 
+def _stop_as_ctrl_c_does(_signum: int, _frame: object) -> None:
+    """SIGTERM (``kill``) stops a match the way Ctrl-C does: the pool ends, each worker ending its
+    child engines first, and the command prints one line."""
+    raise KeyboardInterrupt
+
+
 def _run_match(args: argparse.Namespace) -> int:
     from kingme.engine.match import run_match
 
+    signal.signal(signal.SIGTERM, _stop_as_ctrl_c_does)
     a, b = _sides(args)
     openings = args.openings
     budget = f", {plural(args.nodes, 'node')} a move" if args.nodes else ""

@@ -18,6 +18,7 @@ import itertools
 import json
 import math
 import multiprocessing
+import os
 import shlex
 import signal
 import subprocess
@@ -129,6 +130,15 @@ class ChildEngine:
         if (cls, key) not in ChildEngine._running:
             ChildEngine._running[cls, key] = cls(key)
         return ChildEngine._running[cls, key]  # type: ignore[return-value]
+
+    @staticmethod
+    def stop_all() -> None:
+        """Kill every running child and reap it. A match worker told to stop calls this: killed
+        outright, it would leave its children searching on until they found its pipe closed."""
+        for child in ChildEngine._running.values():
+            child._process.kill()
+            child._process.wait()
+        ChildEngine._running.clear()
 
     def send(self, *lines: str) -> None:
         assert self._process.stdin is not None
@@ -362,13 +372,22 @@ class MatchRecord:
             file.write(f"{seed} {winner or 'draw'}\n")
 
 
+def _end_worker(signum: int, _frame: object) -> None:
+    """A match worker's SIGTERM, which the pool sends when the match stops: end the frozen and
+    external engines it started, then itself."""
+    ChildEngine.stop_all()
+    os._exit(128 + signum)
+
+
 def _start_worker() -> None:
     """A match worker ignores Ctrl-C, which a terminal sends to every process of the command: the
     main process stops and ends the pool, so the operator sees one line rather than a traceback
-    per worker. Then it loads the compiled core before its first game."""
+    per worker. Ended by the pool, it ends its child engines first. Then it loads the compiled
+    core before its first game."""
     from kingme.engine.player import warm_up
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _end_worker)
     warm_up()
 
 

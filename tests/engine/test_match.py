@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import math
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
+from kingme.cli import INTERRUPTED_STATUS
 from kingme.engine import match
 from kingme.engine.ballots import ballot_openings
 from kingme.engine.match import MatchResult, run_match
@@ -117,3 +124,45 @@ def test_the_games_of_a_match_are_written_as_pdn_that_replays_to_the_same_result
 def test_a_pdn_file_that_cannot_be_written_is_refused_before_any_game_is_played(tmp_path: Path) -> None:
     with pytest.raises(KingmeError, match="cannot write the games there"):
         run_match("casual", "random", openings=1, workers=1, pdn=tmp_path)
+
+
+#: An engine that greets, writes its process id to the file it is given, and never answers ``go``.
+HANGING_ENGINE = """
+import os, sys, time
+for line in sys.stdin:
+    if line.startswith("hello"):
+        with open(sys.argv[1], "a") as file:
+            file.write(f"{os.getpid()}\\n")
+        print("hellook", flush=True)
+    elif line.startswith("go"):
+        time.sleep(3600)
+"""
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_a_match_stopped_by_sigterm_ends_the_engines_its_workers_started(tmp_path: Path) -> None:
+    pids = tmp_path / "pids"
+    engine = f"{shlex.quote(sys.executable)} -c {shlex.quote(HANGING_ENGINE)} {shlex.quote(str(pids))}"
+    argv = [sys.executable, "-m", "kingme", "match", "random", "--engine", engine, "--openings", "1", "--workers", "2"]
+    # Not a pipe: engines left running would hold it open, and reading it would wait for them.
+    errors = tmp_path / "stderr"
+    with errors.open("w") as stderr:
+        command = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=stderr)
+    try:
+        # Each worker starts its own engine, which then searches for ever: wait until both have.
+        while not pids.exists() or len(pids.read_text().split()) < 2:
+            assert command.poll() is None, errors.read_text()
+            time.sleep(0.1)
+        command.send_signal(signal.SIGTERM)
+        assert command.wait(timeout=120) == INTERRUPTED_STATUS
+        assert "kingme: stopped" in errors.read_text()
+    finally:
+        command.kill()
+    assert not [pid for pid in map(int, pids.read_text().split()) if _running(pid)]
