@@ -83,7 +83,7 @@ def _search(games: list[Game]) -> None:
             depths.append(result.depth)
     _say(
         f"  {nodes / took.cpu / 1e6:.2f} M nodes per CPU second ({nodes / took.wall / 1e6:.2f} M per wall second), "
-        f"depth reached median {statistics.median(depths):.0f} (min {min(depths)}, max {max(depths)})"
+        f"depth reached median {statistics.median(depths):g} (min {min(depths)}, max {max(depths)})"
     )
 
 
