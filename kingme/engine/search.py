@@ -325,16 +325,11 @@ def negamax(
         if not jumping or W[QUIESCENCE_AT] == 0:
             return evaluate(own, opp, kings, black, full)
         depth = 0
-        if compulsory:
-            n = generate(own, opp, kings, black, True, W, base)
-        else:
+        if not compulsory:  # casual quiescence may stand pat instead of capturing
             best = evaluate(own, opp, kings, black, full)
             if best >= beta:
                 return best
             alpha = max(alpha, best)
-            n = generate(own, opp, kings, black, False, W, base)
-    else:
-        n = generate(own, opp, kings, black, compulsory, W, base)
 
     slot = _find(W, key)
     tt_code = 0
@@ -347,6 +342,8 @@ def negamax(
             if flag == EXACT or (flag == LOWER and stored >= beta) or (flag == UPPER and stored <= alpha):
                 return stored
 
+    # Generated only now: a node the table answers needs no moves.
+    n = generate(own, opp, kings, black, compulsory, W, base)
     probe_children = ply > 0 and depth >= ETC_DEPTH
     if probe_children and _transposition_cutoff(W, base, n, own, opp, kings, black, depth, beta, ply, quiet):
         return beta
