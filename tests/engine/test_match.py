@@ -155,14 +155,20 @@ def test_a_match_stopped_by_sigterm_ends_the_engines_its_workers_started(tmp_pat
     errors = tmp_path / "stderr"
     with errors.open("w") as stderr:
         command = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=stderr)
+    started = time.monotonic()
     try:
-        # Each worker starts its own engine, which then searches for ever: wait until both have.
+        # Each worker starts its own engine, which then searches for ever: wait until both have
+        # (the bound only keeps a broken match from hanging the suite).
         while not pids.exists() or len(pids.read_text().split()) < 2:
             assert command.poll() is None, errors.read_text()
+            assert time.monotonic() - started < 300, "the workers never started their engines"
             time.sleep(0.1)
         command.send_signal(signal.SIGTERM)
         assert command.wait(timeout=120) == INTERRUPTED_STATUS
         assert "kingme: stopped" in errors.read_text()
     finally:
         command.kill()
-    assert not [pid for pid in map(int, pids.read_text().split()) if _running(pid)]
+        left = [pid for pid in map(int, pids.read_text().split()) if _running(pid)] if pids.exists() else []
+        for pid in left:  # not left behind by a failing run either
+            os.kill(pid, signal.SIGKILL)
+    assert not left
