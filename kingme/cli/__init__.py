@@ -45,7 +45,7 @@ class Command(NamedTuple):
 GROUPS = {
     "puzzles": "make, check and schedule the daily puzzles",
     "egdb": "endgame databases: build, probe and verify",
-    "tune": "refit the evaluation to engine games and their search scores",
+    "tune": "train the evaluation network on engine games",
     "book": "the opening book of the strong and master levels",
     "bench": "benchmarks that print speed figures",
 }
@@ -90,7 +90,7 @@ COMMANDS = (
     Command(
         "tune selfplay", "play engine games and record their positions (resumable)", "engine_commands:selfplay_options"
     ),
-    Command("tune fit", "fit the evaluation's weights to the recorded games", "engine_commands:fit_options"),
+    Command("tune net", "train the evaluation network on the recorded games", "engine_commands:net_options"),
     Command("book build", "grow the opening book by deep searches (resumable)", "book_commands:build_options"),
     Command(
         "bench startup", "start-up time of the commands that do not need the engine", "startup:bench_startup_options"

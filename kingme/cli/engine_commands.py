@@ -15,7 +15,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from kingme.cli.arguments import add_position, add_variant, check_output, fraction, number, plural, whole_number
+from kingme.cli.arguments import add_position, add_variant, check_output, fraction, plural, whole_number
 from kingme.engine import LEVELS
 from kingme.engine.ballots import ballot_openings
 from kingme.engine.levels import check_level
@@ -24,7 +24,6 @@ from kingme.game import DEFAULT_SEED, Game, Setup
 from kingme.rules import KingmeError
 
 _positive = whole_number(1)
-_penalty = number(0, 1, "a penalty of a logit squared per weight; fits use millionths")
 
 
 def level(text: str) -> str:
@@ -166,46 +165,23 @@ def _run_tune_selfplay(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_tune_fit(args: argparse.Namespace) -> int:
-    from kingme.engine import evaluation, tuning
+def _run_tune_net(args: argparse.Namespace) -> int:
+    from kingme.engine import network, network_training
 
     paths = sorted(Path(args.dir).glob("games-*.txt"))
     if not paths:
         raise ValueError(f"no games in {args.dir}: run 'kingme tune selfplay --dir {args.dir}' first")
-    output = Path(args.output or Path(tuning.__file__).parent / evaluation.WEIGHTS_FILE)
-    check_output(output, "the weights file")
-    prior_table = evaluation.read_weights(Path(args.prior).read_text(), args.prior) if args.prior else None
+    output = Path(args.output or Path(network.__file__).parent / network.NETWORK_FILE)
+    check_output(output, "the network file")
     print(f"reading the positions of {plural(len(paths), 'games file')} in {args.dir}…", flush=True)
-    train, held_out = tuning.build(paths)
+    train, held_out, scale = network_training.read_examples(paths, args.td)
     print(f"{len(train):,} training and {len(held_out):,} held-out quiet positions", flush=True)
-    games_held_out = held_out
-    labels = "the games' results"
-    if args.search_weight > 0:
-        scale = tuning.search_scale(train)
-        train = tuning.with_search_labels(train, args.search_weight, scale)
-        held_out = tuning.with_search_labels(held_out, args.search_weight, scale)
-        labels = f"{args.search_weight:g} search score (at {scale:.0f} a logit) and {1 - args.search_weight:g} result"
-        print(f"labels: {labels}", flush=True)
-    print(f"loss of always guessing the average: {tuning.baseline_loss(held_out):.5f}", flush=True)
-    prior, factor = None, 0.0
-    if prior_table is not None:
-        factor = tuning.logits_per_hundredth(prior_table, train)
-        prior = tuning.to_logits(prior_table, factor)
-        labels += f", pulled towards {Path(args.prior).name}"
-        print(f"held-out loss of the prior {args.prior}: {tuning.loss(prior, held_out):.5f}", flush=True)
-    l2 = tuning.L2 if args.l2 is None else args.l2
-    theta, _, held = tuning.fit(train, held_out, args.epochs, lambda line: print(line, flush=True), l2, prior)
-    results_loss = tuning.loss(theta, games_held_out)
-    print(f"held-out loss against the games' results alone: {results_loss:.5f}", flush=True)
-    note = (
-        f"fitted by kingme tune fit on {len(train):,} positions, labels {labels}; "
-        f"held-out loss {held:.5f} ({results_loss:.5f} against results)"
-    )
-    # From a prior, the table keeps the prior's units (a man's worth as there); from zero, a
-    # man in the middlegame is made 100.
-    table = tuning.to_hundredths(theta, train) if prior is None else tuning.from_logits(theta, factor)
-    tuning.write_weights(table, output, note)
-    print(f"weights written to {output}")
+    floor = network_training.cross_entropy(held_out.labels, held_out.labels)
+    print(f"labels: TD({args.td:g}) returns, scores at {scale:.0f} a logit; held-out entropy (the floor) {floor:.5f}")
+    weights, held = network_training.train(train, held_out, args.epochs, lambda line: print(line, flush=True))
+    note = f"trained by kingme tune net on {len(train):,} positions, TD({args.td:g}) labels; held-out loss {held:.5f}"
+    network_training.write_network(network_training.quantised(weights, scale, note), output)
+    print(f"network written to {output}")
     return 0
 
 
@@ -273,23 +249,14 @@ def selfplay_options(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(run=_run_tune_selfplay)
 
 
-def fit_options(parser: argparse.ArgumentParser) -> None:
+def net_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dir", default="tune-data", help="where the games are (default ./tune-data)")
-    parser.add_argument("--epochs", type=_positive, default=400, help="passes over the data (default 400)")
+    parser.add_argument("--epochs", type=_positive, default=12, help="passes over the data (default 12)")
     parser.add_argument(
-        "--search-weight",
+        "--td",
         type=fraction,
-        default=1.0,
-        help="share of each label taken from the self-play search's score, the rest from the game's result "
-        "(0..1, default 1)",
+        default=0.9,
+        help="the labels' TD(lambda): 0 is each position's own search score, 1 its game's result (default 0.9)",
     )
-    parser.add_argument("--l2", type=_penalty, help="the L2 penalty per weight (default: kingme.engine.tuning.L2)")
-    parser.add_argument(
-        "--prior",
-        metavar="FILE",
-        help="a weights file to start from and to pull the weights towards instead of towards zero "
-        "(for a refit on fewer, more deeply searched games; the package's own file is kingme/engine/"
-        "data/evaluation_weights.json)",
-    )
-    parser.add_argument("--output", help="weights file to write (default: the package's own, which the engine loads)")
-    parser.set_defaults(run=_run_tune_fit)
+    parser.add_argument("--output", help="network file to write (default: the package's own, which the engine loads)")
+    parser.set_defaults(run=_run_tune_net)

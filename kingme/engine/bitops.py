@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from llvmlite import ir
-from numba import types
+from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
@@ -48,3 +48,13 @@ def _lowest_index(typingctx, x):  # type: ignore[no-untyped-def]
 # function's, ``(typingctx, x)``, so the names are typed for mypy as the calls they stand for.
 popcount = cast(Callable[[Any], int], _popcount)
 lowest_index = cast(Callable[[Any], int], _lowest_index)
+
+
+@njit(cache=True)
+def turned(bits: int) -> int:
+    """The board turned 180 degrees: square ``i`` becomes ``31 - i`` (a 32-bit reversal)."""
+    bits = ((bits >> 1) & 0x55555555) | ((bits & 0x55555555) << 1)
+    bits = ((bits >> 2) & 0x33333333) | ((bits & 0x33333333) << 2)
+    bits = ((bits >> 4) & 0x0F0F0F0F) | ((bits & 0x0F0F0F0F) << 4)
+    bits = ((bits >> 8) & 0x00FF00FF) | ((bits & 0x00FF00FF) << 8)
+    return ((bits >> 16) & 0xFFFF) | ((bits & 0xFFFF) << 16)

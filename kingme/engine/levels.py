@@ -11,9 +11,9 @@ a large one drops pieces).
 | random | none | none | any legal move, uniformly |
 | beginner | its move and the reply, no capture extension | material and squares | noise ±60: often blunders |
 | casual | 3 plies + captures to the end | material and squares | noise ±40 |
-| club | 6 plies + captures, 100k nodes | full | noise ±12, a slip of ±45 one move in 8 |
-| strong | up to 14 plies, 250k nodes, endgame tables | full | none |
-| master | up to 60 plies, 4M nodes, endgame tables | full | none |
+| club | 6 plies + captures, 100k nodes | network | noise ±12, a slip of ±45 one move in 8 |
+| strong | up to 14 plies, 250k nodes, endgame tables | network | none |
+| master | up to 60 plies, 4M nodes, endgame tables | network | none |
 """
 
 from __future__ import annotations

@@ -28,7 +28,9 @@ COMPILED_SOURCES = (
     _HERE / "movegen.py",
     _HERE / "evaluation.py",
     _HERE / "data" / "evaluation_weights.json",  # read into the compiled evaluation as constants
-    _HERE / "tuning.py",
+    _HERE / "network.py",
+    _HERE / "data" / "network.json",  # read into the compiled network as constants
+    _HERE / "network_training.py",
     _HERE / "search.py",
     _HERE / "endgame.py",
     _HERE / "egdb" / "index.py",

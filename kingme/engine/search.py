@@ -53,6 +53,7 @@ from kingme.engine.movegen import (
     ordinary_count,
     play,
 )
+from kingme.engine.network import SCRATCH_WORDS
 from kingme.game import NO_PROGRESS_PLIES
 from kingme.rules.bitboard import MASK32
 
@@ -99,6 +100,12 @@ TRUNCATION_MOST = 2
 #: is asked about the position after each; one already proved bad enough for the opponent cuts
 #: the node off at once. Near the leaves the probes cost more than they save (Cake: > 2 plies).
 ETC_DEPTH = 3
+#: Threats at the horizon (after Cake): a quiet leaf whose opponent could capture if it were its
+#: move is not scored as it stands when its static evaluation lies between ``THREAT_BELOW`` under
+#: alpha and ``THREAT_ABOVE`` over beta; the side to move gets one more ply, and the replies
+#: only capture (depth -1: no second extension on the path until the next ply of real depth).
+THREAT_BELOW = 60
+THREAT_ABOVE = 200
 
 # Header fields.
 NODES_AT = MOVES_END
@@ -117,7 +124,8 @@ KILLERS_AT = NODES_AT + 16
 HISTORY_AT = KILLERS_AT + 2 * MAX_PLY
 KEYS_AT = HISTORY_AT + 32 * 32
 NOISE_AT = KEYS_AT + MAX_GAME_KEYS + MAX_PLY + 1
-TT_AT = NOISE_AT + 32 * 32 + 1
+NETWORK_AT = NOISE_AT + 32 * 32 + 1
+TT_AT = NETWORK_AT + SCRATCH_WORDS
 
 _MIX1 = 0xBF58476D1CE4E5B9 - (1 << 64)
 _MIX2 = 0x94D049BB133111EB - (1 << 64)
@@ -185,6 +193,12 @@ def _bucket(W: np.ndarray, key: int) -> int:
 
 
 @njit(cache=True)
+def _scratch(W: np.ndarray) -> np.ndarray:
+    """The words lent to the evaluation network, as the float32 it works in."""
+    return W[NETWORK_AT : NETWORK_AT + SCRATCH_WORDS].view(np.float32)
+
+
+@njit(cache=True)
 def _find(W: np.ndarray, key: int) -> int:
     """The slot holding ``key``, or -1."""
     bucket = _bucket(W, key)
@@ -201,7 +215,7 @@ def _store(W: np.ndarray, key: int, depth: int, flag: int, score: int, code: int
         score += ply
     elif score < -MATE_BOUND:
         score -= ply
-    data = _pack(score, depth, flag, code)
+    data = _pack(score, max(depth, 0), flag, code)
     bucket = _bucket(W, key)
     if W[bucket] == key or depth >= _depth_of(W[bucket + 1]):
         if W[bucket] != key:  # the shallower entry moves to the always-replaced slot
@@ -318,15 +332,25 @@ def negamax(
         if known != NOT_IN_DATABASE:
             return known
     if ply >= MAX_PLY - 2:
-        return evaluate(own, opp, kings, black, full)
+        return evaluate(own, opp, kings, black, full, _scratch(W))
     base = moves_base(ply)
     best = -INFINITY
+    threat = False
     if depth <= 0:
         if not jumping or W[QUIESCENCE_AT] == 0:
-            return evaluate(own, opp, kings, black, full)
-        depth = 0
-        if not compulsory:  # casual quiescence may stand pat instead of capturing
-            best = evaluate(own, opp, kings, black, full)
+            static = evaluate(own, opp, kings, black, full, _scratch(W))
+            if (
+                depth < 0
+                or W[QUIESCENCE_AT] == 0
+                or not alpha - THREAT_BELOW < static < beta + THREAT_ABOVE
+                or capturers(opp, own, kings, not black) == 0
+            ):
+                return static
+            # The opponent threatens a capture: the side to move gets one more ply to meet it.
+            threat = True
+            depth = 1
+        elif not compulsory:  # casual quiescence may stand pat instead of capturing
+            best = evaluate(own, opp, kings, black, full, _scratch(W))
             if best >= beta:
                 return best
             alpha = max(alpha, best)
@@ -352,14 +376,14 @@ def negamax(
     scout = beta - alpha == 1  # a null-window node: off the principal variation
     crowded = popcount(own | opp) > LATE_MOVE_PIECES
     if scout and crowded and depth > 1 and n > 1 and not jumping and -DATABASE_WIN < alpha < DATABASE_WIN:
-        depth -= _truncation(evaluate(own, opp, kings, black, full), alpha, beta, depth)
+        depth -= _truncation(evaluate(own, opp, kings, black, full, _scratch(W)), alpha, beta, depth)
     best_code = 0
-    child_depth = depth - 1 if depth > 0 and n > 1 else depth
+    child_depth = -1 if threat else (depth - 1 if depth > 0 and n > 1 else depth)
     for k in range(n):
         _pick(W, base, k, n)
         m = base + k * MOVE_SIZE
         origin, target, captured = W[m], W[m + 1], W[m + 2]
-        if depth == 0 and not captured:
+        if depth <= 0 and not captured:
             continue  # casual quiescence: only captures
         code = move_code(origin, target)
         offset = W[NOISE_AT + code] if ply == 0 else 0

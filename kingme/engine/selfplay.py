@@ -1,15 +1,14 @@
-"""Fast engine-against-engine games that record positions for tuning the evaluation.
+"""Fast engine-against-engine games that record positions for training the evaluation network.
 
-The data recipe behind ``kingme tune`` (see ``kingme.engine.tuning``): game ``i`` starts from
+The data recipe behind ``kingme tune`` (see ``kingme.engine.network_training``): game ``i`` starts from
 3-move ballot ``i % 157``; for its first ``NOISY_PLIES`` plies every root move's score gets a
 random offset of up to ``NOISE`` hundredths of a man (drawn from a generator seeded by ``i``, so a
 game is a pure function of its index and the engine), after that it plays its best move at
-``nodes`` nodes a move. Every position is recorded with the game's result from Black's view, so
-a position is labelled by how the game it came from ended — the label Cake's and Kingsrow's
-learned evaluations were fitted to — and by the score the search that chose its move gave it
-(``Position.score``), a second label that ``kingme tune fit --search-weight`` can mix in: a
-game's result says only how it ended, many plies later and mostly a draw between equal engines,
-while the search's score says how the position itself stands.
+``nodes`` nodes a move. Every position is recorded with the game's result from Black's view — the
+label Cake's and Kingsrow's learned evaluations were fitted to — and the score the search that
+chose its move gave it (``Position.score``): a game's result says only how it ended, many plies
+later and mostly a draw between equal engines, while the search's score says how the position
+itself stands. ``kingme tune net`` blends the two along each game (TD(lambda) returns).
 
 Games are played on bitboards straight through the compiled core (no ``Game`` objects, no
 endgame tables, so the recipe does not depend on what is installed), with
@@ -22,6 +21,7 @@ after the last complete one.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -63,10 +63,28 @@ class Position:
     score: int | None = None
 
 
+@functools.cache
+def _ballot_starts() -> tuple[tuple[int, int, int, bool], ...]:
+    """(Black, White, kings, Black to move) after each ballot's three plies, in ballot order."""
+    boards = [Game(moves=moves).board for _, moves in ballot_openings()]
+    return tuple((board.black, board.white, board.kings, board.black_to_move) for board in boards)
+
+
 def _start(index: int) -> tuple[int, int, int, bool]:
-    _, moves = ballot_openings()[index % len(ballot_openings())]
-    board = Game(moves=moves).board
-    return board.black, board.white, board.kings, board.black_to_move
+    return _ballot_starts()[index % len(_ballot_starts())]
+
+
+def split_games(positions: list[Position]) -> list[list[Position]]:
+    """A batch's positions, game by game. Every game starts at its ballot's position, and no
+    later position of any game is a ballot's: after the ballot's three plies the men have made
+    more moves forward, or there are fewer pieces."""
+    starts = set(_ballot_starts())
+    games: list[list[Position]] = []
+    for p in positions:
+        if not games or (p.black, p.white, p.kings, p.black_to_move) in starts:
+            games.append([])
+        games[-1].append(p)
+    return games
 
 
 def play_game(index: int, nodes: int) -> list[Position]:

@@ -25,6 +25,7 @@ def test_every_module_with_compiled_code_selects_the_cache() -> None:
     compiled = {path for path in package.rglob("*.py") if re.search(r"^from numba", path.read_text(), re.MULTILINE)}
     compiled.add(package / "rules" / "bitboard.py")  # compiled by movegen, not by itself
     compiled.add(package / "engine" / "data" / "evaluation_weights.json")  # constants of the evaluation
+    compiled.add(package / "engine" / "data" / "network.json")  # constants of the network
     assert compiled == set(numba_cache.COMPILED_SOURCES)
 
 

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
+
 from kingme.engine import choose_move
 from kingme.engine.analysis import analyse
 from kingme.engine.evaluation import evaluate
 from kingme.engine.movegen import MOVE_SIZE, generate, moves_base, play
+from kingme.engine.network import SCRATCH_WORDS
 from kingme.engine.search import (
     LOWER,
     TRUNCATION_MOST,
@@ -24,6 +27,11 @@ from kingme.rules import Board
 from tests.engine.random_positions import random_board
 
 
+def _scratch() -> np.ndarray:
+    """What the search lends the evaluation network."""
+    return np.zeros(2 * SCRATCH_WORDS, dtype=np.float32)
+
+
 def _turned(mask: int) -> int:
     return int(f"{mask:032b}"[::-1], 2)
 
@@ -34,8 +42,10 @@ def test_the_evaluation_is_the_same_for_either_colour_on_the_turned_board() -> N
         board = random_board(rng, "american")
         own, opp = board.sides()
         for full in (False, True):
-            here = evaluate(own, opp, board.kings, board.black_to_move, full)
-            there = evaluate(_turned(own), _turned(opp), _turned(board.kings), not board.black_to_move, full)
+            here = evaluate(own, opp, board.kings, board.black_to_move, full, _scratch())
+            there = evaluate(
+                _turned(own), _turned(opp), _turned(board.kings), not board.black_to_move, full, _scratch()
+            )
             assert here == there, board.fen()
 
 
@@ -94,3 +104,33 @@ def test_the_table_cuts_a_node_off_when_it_already_proves_one_of_its_moves_good_
     assert not cuts(UPPER, depth - 2, -beta)  # searched too shallow to count
     assert not cuts(LOWER, depth - 1, -beta)  # only a lower bound for the opponent: no proof
     assert not cuts(UPPER, depth - 1, -beta + 1)  # not bad enough for the opponent
+
+
+def _leaf_score(fen: str) -> tuple[int, int]:
+    """The static evaluation of a position and what the search makes of it as a leaf (depth 0),
+    both for the side to move."""
+    from kingme.engine import search as core
+    from kingme.engine.analysis import NO_TABLES
+
+    board = Game(Setup(fen=fen)).board
+    own, opp = board.sides()
+    work = new_work(10)
+    work[core.BUDGET_AT], work[core.COMPULSORY_AT] = 10_000, 1
+    work[core.FULL_EVAL_AT], work[core.QUIESCENCE_AT] = 1, 1
+    leaf = core.negamax(
+        own, opp, board.kings, board.black_to_move, 0, -core.INFINITY, core.INFINITY, 0, 0, work, *NO_TABLES
+    )
+    return evaluate(own, opp, board.kings, board.black_to_move, True, _scratch()), int(leaf)
+
+
+def test_a_quiet_leaf_whose_opponent_threatens_a_capture_is_searched_one_ply_more() -> None:
+    # White to move has no capture, but its man on 22 is lost: it cannot move (17 and 18 are
+    # Black's), cannot jump (13 and 15 are taken), and Black jumps it next move whatever White
+    # plays. Scored as it stands the leaf misses that; given one ply the search sees it.
+    static, leaf = _leaf_score("W:W22,32:B13,15,17,18")
+    assert leaf < static - 50
+
+
+def test_a_quiet_leaf_without_a_threat_is_scored_as_it_stands() -> None:
+    static, leaf = _leaf_score("W:W22,32:B1,2,3")
+    assert leaf == static

@@ -1,0 +1,161 @@
+"""The evaluation network: the compiled score is the whole-number network computed exactly, the
+same for either colour, and a network file is checked before it is believed; training learns."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kingme.cli import main
+from kingme.engine import network, network_training, selfplay
+from kingme.engine.bitops import turned
+from tests.engine.random_positions import random_board
+
+
+def _reference(net: network.Network, own: int, opp: int, kings: int) -> int:
+    """The network of ``network.py``'s docstring in float64, one neuron at a time."""
+    planes = (own & ~kings, own & kings, opp & ~kings, opp & kings)
+    inputs = np.array([planes[i // 32] >> (i % 32) & 1 for i in range(network.INPUTS)], dtype=np.float64)
+    hidden = np.clip(net.first_bias.astype(np.float64) + inputs @ net.first.astype(np.float64), 0, network.ONE)
+    second = np.clip(
+        np.floor((net.second.astype(np.float64) @ hidden + net.second_bias) / network.WEIGHT_ONE), 0, network.ONE
+    )
+    total = net.output_bias + second @ net.output.astype(np.float64)
+    return int(np.floor(total * net.scale / (network.ONE * network.WEIGHT_ONE)))
+
+
+def _score(own: int, opp: int, kings: int, black: bool) -> int:
+    """The network's score, with the scratch the search would lend it."""
+    return network.network_score(own, opp, kings, black, np.zeros(network.SCRATCH_WORDS * 2, dtype=np.float32))
+
+
+def test_the_compiled_score_is_the_whole_number_network_computed_exactly() -> None:
+    rng = random.Random("network")
+    for _ in range(300):
+        board = random_board(rng, "american")
+        own, opp = (board.black, board.white) if board.black_to_move else (board.white, board.black)
+        score = _score(own, opp, board.kings, board.black_to_move)
+        if board.black_to_move:
+            assert score == _reference(network._NETWORK, own, opp, board.kings)
+        else:
+            assert score == _reference(network._NETWORK, turned(own), turned(opp), turned(board.kings))
+
+
+def test_white_to_move_is_scored_as_black_to_move_on_the_turned_board() -> None:
+    rng = random.Random("colours")
+    for _ in range(200):
+        board = random_board(rng, "american")
+        own, opp, kings = board.black, board.white, board.kings
+        as_white = _score(turned(own), turned(opp), turned(kings), False)
+        assert as_white == _score(own, opp, kings, True)
+
+
+def _file(**changes: object) -> str:
+    hidden, second = 4, 2
+    contents: dict[str, object] = {
+        "scale": 300.0,
+        "first": [[1] * hidden for _ in range(network.INPUTS)],
+        "first_bias": [0] * hidden,
+        "second": [[2] * hidden for _ in range(second)],
+        "second_bias": [0] * second,
+        "output": [3] * second,
+        "output_bias": 0,
+    }
+    contents.update(changes)
+    return json.dumps(contents)
+
+
+def test_a_small_network_file_reads_back_as_written() -> None:
+    net = network.read_network(_file(), "n.json")
+    assert net.first.shape == (network.INPUTS, 4) and net.second.shape == (2, 4) and net.scale == 300.0
+    assert net.output.tolist() == [3.0, 3.0]
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("[", "n.json is not a network file: Expecting value"),
+        (json.dumps({"first": []}), "n.json is not a network file: it has no 'first_bias'"),
+        (_file(first=[[1] * 4]), "n.json is not a network file: first has shape (1, 4), expected (128, 4)"),
+        (_file(output=[3, 0.5]), "n.json is not a network file: output holds a number that is not a whole number"),
+        (_file(output=[3, "x"]), "n.json is not a network file: could not convert string to float: 'x'"),
+        (_file(scale=0), "n.json is not a network file: scale 0.0 is not between 1 and 10,000 hundredths a logit"),
+        (_file(second=[[100_000] * 4] * 2), "n.json is not a network file: weights so large that float32 could round"),
+        (_file(first_bias=[]), "n.json is not a network file: layers of 0 and 2 neurons; at most 512 and 256"),
+    ],
+)
+def test_a_file_that_is_not_a_network_is_refused_with_what_is_wrong(text: str, problem: str) -> None:
+    with pytest.raises(ValueError, match="^" + __import__("re").escape(problem)):
+        network.read_network(text, "n.json")
+
+
+def _material_games(folder: Path) -> Path:
+    """A games file of random positions, each scored by the side to move's lead in men."""
+    rng = random.Random("net")
+    rows = []
+    for number in range(20):
+        rows.append(f"# batch {number}")
+        for _ in range(60):
+            board = random_board(rng, "american")
+            lead = bin(board.black & ~board.kings).count("1") - bin(board.white & ~board.kings).count("1")
+            result = 1.0 if lead > 0 else 0.0 if lead < 0 else 0.5
+            side = "b" if board.black_to_move else "w"
+            rows.append(f"{board.black:x} {board.white:x} {board.kings:x} {side} {result} {100 * lead}")
+        rows.append(f"# end {number}")
+    (folder / "games-0.txt").write_text("\n".join(rows) + "\n")
+    return folder / "games-0.txt"
+
+
+def test_examples_are_seen_from_the_side_to_move(tmp_path: Path) -> None:
+    train, _, _ = network_training.read_examples([_material_games(tmp_path)], td=0.0)
+    own_men, opp_men = train.inputs[:, :32].sum(axis=1), train.inputs[:, 64:96].sum(axis=1)
+    # The score was Black's lead; seen from the side to move it is the mover's lead.
+    assert np.array_equal(np.sign(train.scores), np.sign(own_men.astype(int) - opp_men.astype(int)))
+
+
+def test_training_learns_that_the_side_with_more_men_stands_better(tmp_path: Path) -> None:
+    train, held_out, _ = network_training.read_examples([_material_games(tmp_path)], td=0.0)
+    guess = np.full(len(held_out), train.labels.mean())
+    _, held = network_training.train(train, held_out, epochs=20, hidden=16, batch=32)
+    assert held < network_training.cross_entropy(guess, held_out.labels) - 0.05
+
+
+def test_the_net_command_trains_and_writes_a_network_the_engine_reads(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _material_games(tmp_path)
+    assert main(["tune", "net", "--dir", str(tmp_path), "--epochs", "1", "--output", str(tmp_path / "n.json")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"reading the positions of 1 games file in {tmp_path}…"
+    assert lines[-1] == f"network written to {tmp_path / 'n.json'}"
+    net = network.read_network((tmp_path / "n.json").read_text(), "n.json")
+    assert net.first.shape == (network.INPUTS, network_training.HIDDEN)
+
+
+def test_the_net_command_without_games_says_how_to_make_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["tune", "net", "--dir", str(tmp_path)]) != 0
+    assert f"no games in {tmp_path}: run 'kingme tune selfplay --dir {tmp_path}' first" in capsys.readouterr().err
+
+
+def test_a_label_is_its_own_expected_result_blended_with_the_next_positions_label_down_to_the_result() -> None:
+    expected = np.array([0.6, 0.7, 0.5, 0.2])
+    searched = np.array([True, False, True, True])
+    results = np.array([1.0, 1.0, 1.0, 0.0])
+    game = np.array([1, 1, 1, 2])
+    returns = network_training._returns(expected, searched, results, game, 0.5)
+    # Game 2 is one position: half its expected result, half its result.
+    assert returns[3] == 0.5 * 0.2 + 0.5 * 0.0
+    # Game 1 ends in a win: 0.5 * 0.5 + 0.5 * 1; the forced move takes the next label; then the first.
+    assert returns[2] == 0.75 and returns[1] == 0.75 and returns[0] == 0.5 * 0.6 + 0.5 * 0.75
+
+
+def test_self_play_batches_split_into_games_at_the_ballots_positions() -> None:
+    first = selfplay.play_game(0, 300)[:5]
+    second = selfplay.play_game(1, 300)[:4]
+    assert selfplay.split_games(first + second) == [first, second]
