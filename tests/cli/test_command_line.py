@@ -63,7 +63,7 @@ def test_commands_without_the_engine_never_import_numba(argv: list[str], tmp_pat
         ["match", "expert", "club"],
         ["bestmove", "--help"],
         ["bench", "engine", "--levels", "expert"],
-        ["tune", "fit", "--help"],
+        ["tune", "net", "--help"],
         ["book", "build", "--help"],
         ["bestmove", "--fen", "B:W33:B1"],
         ["endgame", "--fen", "B:W18"],
@@ -116,8 +116,8 @@ def test_a_reader_that_stops_reading_ends_the_command_quietly() -> None:
         (["bench", "online", "--processes", "3"], "argument --processes: must be a whole number from 1 to 2 (one"),
         (["bench", "online", "--soak", "-1"], "argument --soak: must be a number more than 0 and at most 60"),
         (["bench", "online", "--url", "http://example.com"], "argument --url: the online benchmark runs on loopback"),
-        (["tune", "fit", "--search-weight", "2"], "argument --search-weight: must be a number from 0 to 1, not '2'"),
-        (["tune", "fit", "--l2", "2"], "argument --l2: must be a number from 0 to 1 (a penalty of a logit squared"),
+        (["tune", "net", "--td", "2"], "argument --td: must be a number from 0 to 1, not '2'"),
+        (["tune", "net", "--epochs", "0"], "argument --epochs: must be a whole number of at least 1, not '0'"),
     ],
 )
 def test_each_option_is_checked_with_a_message_that_names_it(
@@ -232,17 +232,17 @@ def test_self_play_refuses_a_file_as_its_folder_before_playing(
     assert capsys.readouterr().err == f"kingme: error: {games} is a file; --dir names the folder the games go to\n"
 
 
-def test_fitting_refuses_an_output_it_cannot_write_before_reading_the_games(
+def test_training_refuses_an_output_it_cannot_write_before_reading_the_games(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from kingme.engine import tuning
+    from kingme.engine import network_training
 
     (tmp_path / "games-0000.txt").write_text("")
-    monkeypatch.setattr(tuning, "build", lambda paths: pytest.fail("the games were read first"))
-    assert main(["tune", "fit", "--dir", str(tmp_path), "--output", str(tmp_path)]) == 2
+    monkeypatch.setattr(network_training, "read_examples", lambda *_: pytest.fail("the games were read first"))
+    assert main(["tune", "net", "--dir", str(tmp_path), "--output", str(tmp_path)]) == 2
     assert (
         capsys.readouterr().err
-        == f"kingme: error: {tmp_path} is a directory; --output names the weights file to write\n"
+        == f"kingme: error: {tmp_path} is a directory; --output names the network file to write\n"
     )
 
 
