@@ -100,6 +100,15 @@ def partial_path(path: Path) -> Path:
     return path.with_name(path.name + ".partial")
 
 
+def write_whole(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` by way of ``partial_path(path)``: a run stopped halfway leaves
+    the file as it was, never half written."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = partial_path(path)
+    partial.write_text(text, encoding="utf-8")
+    partial.replace(path)
+
+
 def printable(name: str, width: int = 60) -> str:
     """A tag value safe to print on a terminal: no control characters, at most ``width`` long."""
     text = "".join(char if char.isprintable() else "?" for char in name)

@@ -15,7 +15,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from kingme.cli.arguments import add_position, add_variant, check_output, fraction, plural, whole_number
+from kingme.cli.arguments import add_position, add_variant, check_output, fraction, plural, whole_number, write_whole
 from kingme.engine import LEVELS
 from kingme.engine.ballots import ballot_openings
 from kingme.engine.levels import check_level
@@ -180,7 +180,7 @@ def _run_tune_net(args: argparse.Namespace) -> int:
     print(f"labels: TD({args.td:g}) returns, scores at {scale:.0f} a logit; held-out entropy (the floor) {floor:.5f}")
     weights, held = network_training.train(train, held_out, args.epochs, lambda line: print(line, flush=True))
     note = f"trained by kingme tune net on {len(train):,} positions, TD({args.td:g}) labels; held-out loss {held:.5f}"
-    network_training.write_network(network_training.quantised(weights, scale, note), output)
+    write_whole(output, network_training.network_text(network_training.quantised(weights, scale, note), str(output)))
     print(f"network written to {output}")
     return 0
 

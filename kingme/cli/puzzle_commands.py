@@ -15,7 +15,7 @@ import sys
 from datetime import date, timedelta
 from pathlib import Path
 
-from kingme.cli.arguments import check_output, partial_path, plural, whole_number
+from kingme.cli.arguments import check_output, plural, whole_number, write_whole
 from kingme.cli.progress import ProgressBar
 from kingme.daily.daily_game import DayError, parse_day, utc_today
 from kingme.daily.puzzles.calendar import WARNING_DAYS, Calendar
@@ -99,15 +99,8 @@ def _kept(path: Path, found: int) -> str:
 
 def _save(path: Path, collection: Collection) -> Collection:
     """Write the collection (also along the way, so a long run that is stopped keeps its finds)."""
-    _write(path, collection.to_json())
+    write_whole(path, collection.to_json())
     return collection
-
-
-def _write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = partial_path(path)
-    partial.write_text(text, encoding="utf-8")
-    partial.replace(path)  # readers never see a half-written file
 
 
 def _run_endings(args: argparse.Namespace) -> int:
@@ -184,7 +177,7 @@ def _run_withdraw(args: argparse.Namespace) -> int:
     kept = collection.withdrawn(args.id, today)
     # The calendar first: if the second write never happens, the withdrawn puzzle is merely
     # unscheduled, and both files still load together.
-    _write(calendar_path(path), kept.schedule.to_text())
+    write_whole(calendar_path(path), kept.schedule.to_text())
     _save(path, kept)
     if day is None:
         print(f"{args.id} withdrawn; no day had it")
@@ -208,7 +201,7 @@ def _extend(file: Path, today: date) -> Calendar:
     """Append whole weeks of the collection's unused puzzles to its calendar, and write it."""
     collection = Collection.from_path(file)
     calendar = collection.schedule.extended(collection.puzzles, today)
-    _write(calendar_path(file), calendar.to_text())
+    write_whole(calendar_path(file), calendar.to_text())
     added = len(calendar) - len(collection.schedule)
     print(
         f"{plural(added, 'day')} added; the calendar covers {plural(len(calendar), 'day')}, "

@@ -53,7 +53,7 @@ LEARNING_RATE = 1e-3
 DECAY = 0.7
 #: The TD(lambda) of the labels: how much of a position's label is what the game's later
 #: positions' searches (and in the end its result) say rather than its own search. 0 is the
-#: search's score alone, 1 the result alone. (Measured: see ``kingme tune net``'s README entry.)
+#: search's score alone, 1 the result alone. (Measured: the README's *Strength*, session 15.)
 TD = 0.9
 #: The random draws (first weights, order of the positions): the same games give the same network.
 SEED = 1
@@ -64,13 +64,12 @@ CHUNK = 65536
 @dataclass(frozen=True)
 class Examples:
     """Quiet positions as network inputs (``(n, INPUTS)`` of 0 and 1) with their labels (the side
-    to move's expected result), its search scores (hundredths of a man, NaN where the move was
-    forced and not searched) and its games' results."""
+    to move's expected result) and its search scores (hundredths of a man, NaN where the move was
+    forced and not searched)."""
 
     inputs: np.ndarray
     labels: np.ndarray
     scores: np.ndarray
-    results: np.ndarray
 
     def __len__(self) -> int:
         return len(self.labels)
@@ -178,9 +177,8 @@ def read_examples(paths: list[Path], td: float = TD) -> tuple[Examples, Examples
         # Turned to the side to move's view.
         black_moves = to_move[quiet]
         labels = np.where(black_moves, returns[quiet], 1.0 - returns[quiet])
-        own_results = np.where(black_moves, black_results[quiet], 1.0 - black_results[quiet])
         own_scores = np.where(black_moves, black_scores[quiet], -black_scores[quiet])
-        out.append(Examples(inputs[quiet], labels, own_scores, own_results))
+        out.append(Examples(inputs[quiet], labels, own_scores))
     return out[0], out[1], scale
 
 
@@ -310,8 +308,9 @@ def quantised(weights: Weights, scale: float, note: str) -> dict[str, object]:
     }
 
 
-def write_network(contents: dict[str, object], path: Path) -> None:
-    """Write a network file, one layer a line, after checking that ``network.py`` reads it."""
+def network_text(contents: dict[str, object], source: str) -> str:
+    """A network file's text, one layer a line, once ``network.py`` has read it back (a
+    ``ValueError`` naming ``source`` if it would not)."""
     text = json.dumps(contents, separators=(",", ":"))
-    network.read_network(text, str(path))
-    path.write_text(text.replace(',"', ',\n"') + "\n")
+    network.read_network(text, source)
+    return text.replace(',"', ',\n"') + "\n"
