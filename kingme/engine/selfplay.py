@@ -196,16 +196,28 @@ def generate(
 
 
 def read_batches(paths: list[Path]) -> Iterator[tuple[int, list[Position]]]:
-    """(batch number, its positions) for every complete batch in ``paths``."""
+    """(batch number, its positions) for every complete batch in ``paths``; a ``ValueError``
+    naming the file and the line where a line is not what ``generate`` writes."""
     for path in paths:
         number = -1
         positions: list[Position] = []
-        for line in path.read_text().splitlines():
-            if line.startswith("# batch "):
-                number, positions = int(line.split()[2]), []
-            elif line.startswith("# end "):
-                yield number, positions
-            elif line:
-                b, w, k, side, result, *score = line.split()
-                searched = int(score[0]) if score and score[0] != "-" else None
-                positions.append(Position(int(b, 16), int(w, 16), int(k, 16), side == "b", float(result), searched))
+        for line_number, line in enumerate(path.read_text().splitlines(), start=1):
+            try:
+                if line.startswith("# batch "):
+                    number, positions = int(line.split()[2]), []
+                elif line.startswith("# end "):
+                    yield number, positions
+                elif line:
+                    positions.append(_position(line))
+            except (ValueError, IndexError):
+                raise ValueError(f"{path}, line {line_number}: not a self-play record: {line[:60]!r}") from None
+
+
+def _position(line: str) -> Position:
+    """A position line: Black, White and kings in hex, ``b`` or ``w`` to move, Black's result and
+    the search's score (``-`` or nothing when the move was not searched)."""
+    b, w, k, side, result, *score = line.split()
+    if side not in ("b", "w") or float(result) not in (0.0, 0.5, 1.0):
+        raise ValueError(line)
+    searched = int(score[0]) if score and score[0] != "-" else None
+    return Position(int(b, 16), int(w, 16), int(k, 16), side == "b", float(result), searched)

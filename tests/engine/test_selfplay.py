@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from kingme.engine import selfplay
 from kingme.engine.selfplay import Position
 
@@ -41,6 +43,14 @@ def test_rows_written_before_scores_were_recorded_read_without_a_score(tmp_path:
     path = tmp_path / "games-0.txt"
     path.write_text("# batch 0\n1 2 0 b 0.5\n# end 0\n")
     assert list(selfplay.read_batches([path])) == [(0, [Position(1, 2, 0, True, 0.5, None)])]
+
+
+@pytest.mark.parametrize("line", ["garbage", "1 2 0 x 0.5", "1 2 0 b 2", "1 zz 0 b 0.5", "1 2 0 b 0.5 many", "# batch"])
+def test_a_line_that_is_not_a_record_is_refused_with_its_file_and_line(tmp_path: Path, line: str) -> None:
+    path = tmp_path / "games-0.txt"
+    path.write_text(f"# batch 0\n1 2 0 b 0.5\n{line}\n# end 0\n")
+    with pytest.raises(ValueError, match=f"games-0.txt, line 3: not a self-play record: {line!r}"):
+        list(selfplay.read_batches([path]))
 
 
 def test_positions_are_values() -> None:
