@@ -301,6 +301,25 @@ def test_a_game_on_this_device_leaves_the_room_and_the_room_link_brings_the_seat
     host.wait_for_history(2)
 
 
+def test_an_event_that_leaves_the_position_as_it_was_keeps_the_piece_the_player_has_picked(players):
+    # A friend joining, offering a draw or asking to undo changes the room, not the board: the
+    # piece picked meanwhile stays picked and the move is finished with one more click.
+    host, friend = players(), players()
+    friend.open_link(host.create(side="red"))
+    expect(host.connected("white")).to_have_attribute("data-connected", "true")
+    expect(host.page.locator("#board [data-movable=true]").first).to_be_visible()
+    host.click(host.movable()[0])
+    targets = host.targets()
+    assert targets
+
+    friend.hook("draw-offer").click()
+    expect(host.hook("online-notice")).to_have_text("Your friend offers a draw.")
+    assert host.targets() == targets
+    host.click(targets[0])
+    friend.wait_for_history(1)
+    assert friend.history() == host.history()
+
+
 def test_a_move_lost_on_the_way_to_a_page_reaches_it_by_the_next_event_at_the_latest(players):
     # The page asks for the state again when an event skips a number; the server may also catch
     # the page up on its own first (a welcome), so the moment the lost move shows is not fixed:

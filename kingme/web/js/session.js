@@ -130,14 +130,23 @@ function clearPick() {
   ui.hintText = "";
 }
 
+// Whether `next` leaves the game where `before` had it: same moves played, same position, not
+// over. In an online room most events are like that (a friend joins, offers a draw, asks to
+// undo), and they must not drop a piece the player has picked or a jump half played.
+function samePosition(before, next) {
+  return Boolean(before) && !next.result && before.history.length === next.history.length
+    && before.turn === next.turn && JSON.stringify(before.board) === JSON.stringify(next.board);
+}
+
 // A new state for the game on the board (moved: it brings one more move, to be heard and announced).
 export function adopt(next, { moved = false } = {}) {
   // Only a result this state brings is announced (an online room resends finished games' states).
   const ended = Boolean(next.result && !session.state?.result);
+  const keepPick = !moved && samePosition(session.state, next);
   session.state = next;
   session.match.record = next.record;
   ui.busy = false;
-  clearPick();
+  if (!keepPick) clearPick();
   if (moved) {
     session.match.undoable = Math.min(session.server.undoLimit, session.match.undoable + 1);
     const item = next.history[next.history.length - 1];
