@@ -189,13 +189,16 @@ def test_ctrl_c_stops_generate_in_one_line_keeping_every_find(
 def ctrl_c(argv: list[str], under_way: str) -> tuple[int, list[str]]:
     """Run ``kingme ARGV``, wait for the line of its output (either stream) that says it is
     ``under_way``, press Ctrl-C as a terminal does (SIGINT to every process of the command), and
-    return the exit status and the lines printed after that, but for the command's own progress."""
+    return the exit status and the lines printed after that, but for the command's own progress.
+    The command starts with Ctrl-C's default action, as in a terminal: a test run started in the
+    background of a shell (``bash .ci/run &``) ignores SIGINT, and its children would inherit that."""
     process = subprocess.Popen(
         [sys.executable, "-m", "kingme", *argv],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
         start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert process.stdout
     while under_way not in process.stdout.readline():
