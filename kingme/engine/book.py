@@ -4,7 +4,7 @@ A checkers game between engines is often decided in the plies just after the ope
 where a search at playing speed cannot yet see how a formation will hold (Cake's book cut its
 losses against Kingsrow from 17 to 3 in 288 games). ``data/book.txt`` holds, for the positions
 on the main line of each 3-move ballot, the move a much longer search of this engine chose; the
-strong and master levels (``Plan.book``) play it instead of searching. The book is a fixed file
+master level (``Plan.book``) plays it instead of searching. The book is a fixed file
 read by position, so a move from it is as deterministic as a searched one.
 
 The file is text, one position a line, ``FEN MOVE SCORE DEPTH NODES`` — the move with its whole

@@ -56,6 +56,9 @@ NOT_RUN = {
     "kingme match strong club --openings 20": "40 games",
     "kingme match strong club --openings 40": "80 games",
     "kingme match master strong --openings 16": "32 games of master",
+    "kingme match master strong --openings 32 --workers 2": "64 games of master",
+    "kingme match strong club --openings 20 --workers 1": "40 games",
+    "kingme bench engine --levels strong": "a minute of engine searches",
     (
         "kingme match master master@/work/runs/c285 --openings 50 --workers 2"
         " --record docs/matches/master-4m-vs-c285c9d.txt"
