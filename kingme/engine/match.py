@@ -117,7 +117,7 @@ class ChildEngine:
             )
         except OSError as error:
             raise KingmeError(f"{name} cannot be started: {error}") from None
-        atexit.register(self._process.kill)
+        atexit.register(self._end)
 
     @staticmethod
     def _command(key: str) -> tuple[list[str], str]:
@@ -131,13 +131,23 @@ class ChildEngine:
             ChildEngine._running[cls, key] = cls(key)
         return ChildEngine._running[cls, key]  # type: ignore[return-value]
 
+    def _end(self) -> None:
+        """Kill the child and reap it without the ``Popen`` methods: those take a lock that the
+        process may already hold where this interrupts it (a worker's SIGTERM handler calls this,
+        and the pool's SIGTERM can arrive while the worker's exit is killing the child through
+        ``Popen.kill``: a match once hung there after its last game)."""
+        if self._process.returncode is not None:
+            return  # reaped already: its number may be another process's now
+        with contextlib.suppress(ProcessLookupError, ChildProcessError):  # gone, or reaped
+            os.kill(self._process.pid, signal.SIGKILL)
+            os.waitpid(self._process.pid, 0)
+
     @staticmethod
     def stop_all() -> None:
         """Kill every running child and reap it. A match worker told to stop calls this: killed
         outright, it would leave its children searching on until they found its pipe closed."""
         for child in ChildEngine._running.values():
-            child._process.kill()
-            child._process.wait()
+            child._end()
         ChildEngine._running.clear()
 
     def send(self, *lines: str) -> None:

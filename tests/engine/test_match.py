@@ -8,6 +8,7 @@ import shlex
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -145,6 +146,27 @@ def _running(pid: int) -> bool:
     except ProcessLookupError:
         return False
     return True
+
+
+class _Sleeper(match.ChildEngine):
+    """A child that does nothing until it is killed."""
+
+    @staticmethod
+    def _command(key: str) -> tuple[list[str], str]:
+        return [sys.executable, "-c", "import time; time.sleep(600)"], f"the sleeper {key}"
+
+
+def test_a_worker_ends_its_engines_even_when_stopped_inside_a_popen_method_holding_its_lock() -> None:
+    # The pool's SIGTERM can interrupt a worker whose exit is killing its engine through
+    # Popen.kill, which holds the Popen's lock; the handler must not wait for that lock.
+    sleeper = _Sleeper.of("stopped-while-killing")
+    pid = sleeper._process.pid
+    with sleeper._process._waitpid_lock:  # as Popen.kill -> poll holds it
+        stopping = threading.Thread(target=match.ChildEngine.stop_all, daemon=True)
+        stopping.start()
+        stopping.join(timeout=60)  # a bound only, so that a regression fails instead of hanging
+        assert not stopping.is_alive(), "stop_all waited for the lock its own process held"
+    assert not _running(pid)
 
 
 def test_a_match_stopped_by_sigterm_ends_the_engines_its_workers_started(tmp_path: Path) -> None:
