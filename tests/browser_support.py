@@ -19,6 +19,12 @@ ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts"
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 375, "height": 740}
+#: How long a page may take to show what a test waits for: an action's bound and an assertion's
+#: alike. Playwright's assertions default to 5 s, a third of the actions' bound; on this shared
+#: 2-core machine under a full test run, a move going from one page through the server to another
+#: was once seen to take longer than that (the suite's two online tests that failed so waited).
+WAIT_MS = 15_000
+expect.set_options(timeout=WAIT_MS)
 
 
 def die_with_parent() -> None:
@@ -151,7 +157,7 @@ def page_factory(browser: object, url: str, driver: type[Play] = Play) -> Iterat
 
     def make(viewport: dict[str, int] = DESKTOP, motion: str = "reduce", init_script: str | None = None) -> Play:
         context = browser.new_context(viewport=viewport, reduced_motion=motion)
-        context.set_default_timeout(15_000)
+        context.set_default_timeout(WAIT_MS)
         if init_script:
             context.add_init_script(init_script)
         contexts.append(context)
