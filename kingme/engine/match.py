@@ -137,10 +137,13 @@ class ChildEngine:
         and the pool's SIGTERM can arrive while the worker's exit is killing the child through
         ``Popen.kill``: a match once hung there after its last game)."""
         if self._process.returncode is not None:
-            return  # reaped already: its number may be another process's now
+            return  # reaped already (here or by Popen): its number may be another process's now
         with contextlib.suppress(ProcessLookupError, ChildProcessError):  # gone, or reaped
             os.kill(self._process.pid, signal.SIGKILL)
-            os.waitpid(self._process.pid, 0)
+            _, status = os.waitpid(self._process.pid, 0)
+            # Recorded as Popen would, so that neither a second call (atexit after stop_all) nor
+            # Popen itself sends a signal or waits on a number the system may have given away.
+            self._process.returncode = os.waitstatus_to_exitcode(status)
 
     @staticmethod
     def stop_all() -> None:

@@ -167,6 +167,7 @@ def test_a_worker_ends_its_engines_even_when_stopped_inside_a_popen_method_holdi
         stopping.join(timeout=60)  # a bound only, so that a regression fails instead of hanging
         assert not stopping.is_alive(), "stop_all waited for the lock its own process held"
     assert not _running(pid)
+    assert sleeper._process.returncode == -signal.SIGKILL  # reaped and recorded: never signalled again
 
 
 def test_a_match_stopped_by_sigterm_ends_the_engines_its_workers_started(tmp_path: Path) -> None:

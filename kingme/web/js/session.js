@@ -130,12 +130,12 @@ function clearPick() {
   ui.hintText = "";
 }
 
-// Whether `next` leaves the game where `before` had it: same moves played, same position, not
-// over. In an online room most events are like that (a friend joins, offers a draw, asks to
-// undo), and they must not drop a piece the player has picked or a jump half played.
+// Whether `next` leaves the game where `before` had it: same moves played, same position (the
+// FEN holds the board and the side to move), not over. In an online room most events are like
+// that (a friend joins, offers a draw, asks to undo), and they must not drop a piece the player
+// has picked or a jump half played.
 function samePosition(before, next) {
-  return Boolean(before) && !next.result && before.history.length === next.history.length
-    && before.turn === next.turn && JSON.stringify(before.board) === JSON.stringify(next.board);
+  return Boolean(before) && !next.result && before.fen === next.fen && before.history.length === next.history.length;
 }
 
 // A new state for the game on the board (moved: it brings one more move, to be heard and announced).
