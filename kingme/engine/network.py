@@ -12,16 +12,16 @@ Layers: ``INPUTS`` → ``HIDDEN`` (clipped ReLU) → ``SECOND`` (clipped ReLU) �
 side to move's expected result, times ``scale`` hundredths of a man a logit: the unit the search,
 its margins and the levels' noise are written in.
 
-Integer arithmetic in floats. The weights are whole numbers (``kingme tune net`` rounds them:
-inputs' weights in ``ONE``-ths, the other layers' in ``WEIGHT_ONE``-ths) and the activations
-whole numbers from 0 to ``ONE``, so every product and every partial sum is a whole number. The
-loader refuses a file in which any neuron's sum could reach ``EXACT`` (2**24), below which a
-float32 holds every whole number exactly: the compiler may then add in any order (it vectorises
-the sums, ``fastmath`` reassociation) and the score is still the same on every machine, so the
-computer's moves stay a pure function of the game.
+Integer arithmetic. The weights are whole numbers (``kingme tune net`` rounds them: inputs'
+weights in ``ONE``-ths, the other layers' in ``WEIGHT_ONE``-ths) and the activations whole numbers
+from 0 to ``ONE``, so the score is computed exactly, the same on every machine, and the computer's
+moves stay a pure function of the game. The first layer's sums and the second layer's weights
+are 16-bit numbers, the second layer's sums 32-bit ones, computed by the vector code of
+``network_simd``; the loader refuses a file whose numbers could leave those widths
+(``read_network``). Each layer is padded to whole vectors with neurons that are always 0.
 
-The network needs ``HIDDEN`` floats of scratch; numba would allocate them on every call, so the
-search lends a slice of its work array (``scratch``, int64 words viewed as float32).
+The network needs ``HIDDEN`` 16-bit numbers of scratch; numba would allocate them on every call,
+so the search lends a slice of its work array (``scratch``, int64 words viewed as int16).
 """
 
 from __future__ import annotations
@@ -33,25 +33,31 @@ from importlib import resources
 import numpy as np
 from numba import njit
 
-from kingme.engine.bitops import lowest_index, turned
+from kingme.engine import network_simd
+from kingme.engine.bitops import turned
 
 #: The package's network (``kingme tune net`` writes it).
 NETWORK_FILE = "data/network.json"
-#: One input per square for each of: own men, own kings, opponent's men, opponent's kings.
+#: One input per square for each of: own men, own kings, opponent's men and opponent's kings.
 INPUTS = 4 * 32
 #: The activation 1.0 of a clipped ReLU, and the first layer's weight unit.
 ONE = 127
-#: The weight unit of the second and third layers: their products are in ``ONE * WEIGHT_ONE``-ths.
+#: The weight unit of the second and third layers: their products are in ``ONE * WEIGHT_ONE``-ths
+#: (a power of two: the second layer's sums come back to activation units by a shift).
 WEIGHT_ONE = 256
-#: float32 holds every whole number below this exactly.
-EXACT = 1 << 24
+#: The first layer's sums and the second layer's weights are 16-bit numbers: each below this.
+LIMIT16 = 1 << 15
+#: The second layer's sums are 32-bit numbers: each below this.
+LIMIT32 = 1 << 31
 #: Scratch words (int64) the search lends the network: room for the widest first layer allowed.
-SCRATCH_WORDS = 256
+SCRATCH_WORDS = 128
+#: The widest first layer: the 16-bit numbers the scratch words hold.
+MOST_HIDDEN = 4 * SCRATCH_WORDS
 
 
 @dataclass(frozen=True)
 class Network:
-    """A network's whole-number weights as float32 arrays: ``first`` (INPUTS, hidden),
+    """A network's whole-number weights as int64 arrays: ``first`` (INPUTS, hidden),
     ``first_bias`` (hidden), ``second`` (second, hidden: one row a neuron, so its sum reads
     contiguous memory), ``second_bias`` (second), ``output`` (second), ``output_bias`` and
     ``scale`` (hundredths of a man a logit)."""
@@ -61,7 +67,7 @@ class Network:
     second: np.ndarray
     second_bias: np.ndarray
     output: np.ndarray
-    output_bias: float
+    output_bias: int
     scale: float
 
 
@@ -72,25 +78,27 @@ def _matrix(value: object, rows: int, columns: int | None, name: str) -> np.ndar
         raise ValueError(f"{name} has shape {array.shape}, expected {shape}")
     if not np.all(np.isfinite(array)) or np.any(array != np.rint(array)):
         raise ValueError(f"{name} holds a number that is not a whole number")
-    return array
+    if np.any(np.abs(array) >= LIMIT32):
+        raise ValueError(f"{name} holds a number too large for 32 bits")
+    return array.astype(np.int64)
 
 
 def read_network(text: str, source: str) -> Network:
     """A network file's weights, checked: shapes that fit each other, whole numbers, and sums
-    that float32 computes exactly (see the module's docstring). ``source`` names the file in
-    the ``ValueError`` a malformed one raises."""
+    that the compiled network's 16- and 32-bit numbers hold (see the module's docstring).
+    ``source`` names the file in the ``ValueError`` a malformed one raises."""
     try:
         data = json.loads(text)
         hidden = len(data["first_bias"])
         second = len(data["second_bias"])
-        if not 1 <= hidden <= 2 * SCRATCH_WORDS or not 1 <= second <= 256:
-            raise ValueError(f"layers of {hidden} and {second} neurons; at most {2 * SCRATCH_WORDS} and 256")
+        if not 1 <= hidden <= MOST_HIDDEN or not 1 <= second <= 256:
+            raise ValueError(f"layers of {hidden} and {second} neurons; at most {MOST_HIDDEN} and 256")
         first = _matrix(data["first"], INPUTS, hidden, "first")
         first_bias = _matrix(data["first_bias"], hidden, None, "first_bias")
         second_layer = _matrix(data["second"], second, hidden, "second")
         second_bias = _matrix(data["second_bias"], second, None, "second_bias")
         output = _matrix(data["output"], second, None, "output")
-        output_bias = _matrix([data["output_bias"]], 1, None, "output_bias")[0]
+        output_bias = int(_matrix([data["output_bias"]], 1, None, "output_bias")[0])
         scale = float(data["scale"])
         if not 1.0 <= scale <= 10_000.0:
             raise ValueError(f"scale {scale} is not between 1 and 10,000 hundredths a logit")
@@ -98,23 +106,16 @@ def read_network(text: str, source: str) -> Network:
         # activation (a board has at most 24 pieces, so the first layer adds at most 24 rows).
         reach_first = np.abs(first_bias) + np.sort(np.abs(first), axis=0)[-24:].sum(axis=0)
         reach_second = np.abs(second_bias) + ONE * np.abs(second_layer).sum(axis=1)
-        reach_output = abs(output_bias) + ONE * np.abs(output).sum()
-        if max(reach_first.max(), reach_second.max(), reach_output) >= EXACT:
-            raise ValueError("weights so large that float32 could round a sum")
+        if reach_first.max() >= LIMIT16 or np.abs(second_layer).max() >= LIMIT16:
+            raise ValueError("first-layer sums or second-layer weights too large for 16 bits")
+        reach_output = ONE * np.abs(output).sum()
+        if max(reach_second.max(), reach_output) >= LIMIT32:
+            raise ValueError("second-layer or output sums too large for 32 bits")
     except KeyError as error:
         raise ValueError(f"{source} is not a network file: it has no {error}") from None
     except (ValueError, TypeError) as error:
         raise ValueError(f"{source} is not a network file: {error}") from None
-    as32 = np.float32
-    return Network(
-        first.astype(as32),
-        first_bias.astype(as32),
-        second_layer.astype(as32),
-        second_bias.astype(as32),
-        output.astype(as32),
-        float(output_bias),
-        scale,
-    )
+    return Network(first, first_bias, second_layer, second_bias, output, output_bias, scale)
 
 
 def _load() -> Network:
@@ -122,51 +123,49 @@ def _load() -> Network:
     return read_network(resources.files("kingme.engine").joinpath(NETWORK_FILE).read_text(), NETWORK_FILE)
 
 
+def _padded(array: np.ndarray, width: int, dtype: type, axis: int = -1) -> np.ndarray:
+    """``array`` widened along ``axis`` to ``width`` by zeros, contiguous, as ``dtype``."""
+    padding = [(0, 0)] * array.ndim
+    padding[axis] = (0, width - array.shape[axis])
+    return np.ascontiguousarray(np.pad(array, padding).astype(dtype))
+
+
+def _whole(size: int, step: int) -> int:
+    """``size`` rounded up to a multiple of ``step``."""
+    return -(-size // step) * step
+
+
 _NETWORK = _load()
+#: The layers' widths, padded to whole vectors of ``network_simd`` (a padding neuron has no
+#: weights and adds 0).
+HIDDEN = _whole(_NETWORK.first.shape[1], network_simd.LANES)
+SECOND_SIZE = _whole(_NETWORK.second.shape[0], network_simd.GROUP)
 # Compiled in as constants (so the file is part of the numba cache key, as the weights table is).
-FIRST, FIRST_BIAS = _NETWORK.first, _NETWORK.first_bias
-SECOND, SECOND_BIAS = _NETWORK.second, _NETWORK.second_bias
-OUTPUT, OUTPUT_BIAS = _NETWORK.output, np.float32(_NETWORK.output_bias)
-HIDDEN, SECOND_SIZE = FIRST.shape[1], SECOND.shape[0]
+FIRST = _padded(_NETWORK.first, HIDDEN, np.int16)
+FIRST_BIAS = _padded(_NETWORK.first_bias, HIDDEN, np.int16)
+SECOND = _padded(_padded(_NETWORK.second, HIDDEN, np.int16), SECOND_SIZE, np.int16, axis=0)
+SECOND_BIAS = _padded(_NETWORK.second_bias, SECOND_SIZE, np.int32)
+OUTPUT = _padded(_NETWORK.output, SECOND_SIZE, np.int32)
+OUTPUT_BIAS = _NETWORK.output_bias
 #: Hundredths of a man per unit of the output sum: the scale over the output's unit.
 OUTPUT_TO_HUNDREDTHS = _NETWORK.scale / (ONE * WEIGHT_ONE)
 
-#: Reassociation is what lets the sums be vectorised; they are exact, so it changes nothing.
-_EXACT_MATH = {"reassoc", "nsz", "contract"}
+
+def scratch() -> np.ndarray:
+    """Scratch for ``network_score`` outside the search (which lends its own)."""
+    return np.zeros(MOST_HIDDEN, dtype=np.int16)
 
 
-@njit(cache=True, fastmath=_EXACT_MATH, boundscheck=False)
+_first_layer = network_simd.first_layer(HIDDEN, ONE)
+_second_layer = network_simd.second_layer(HIDDEN, SECOND_SIZE, WEIGHT_ONE.bit_length() - 1, ONE)
+
+
+@njit(cache=True, boundscheck=False)
 def network_score(own: int, opp: int, kings: int, black: bool, scratch: np.ndarray) -> int:
     """The network's value of the position for the side to move (``own``), in hundredths of a
-    man, rounded towards minus infinity; ``scratch`` holds at least ``HIDDEN`` float32."""
+    man, rounded towards minus infinity; ``scratch`` holds at least ``HIDDEN`` int16."""
     if not black:
         own, opp, kings = turned(own), turned(opp), turned(kings)
-    hidden = scratch
-    for j in range(HIDDEN):
-        hidden[j] = FIRST_BIAS[j]
-    for plane in range(4):
-        if plane == 0:
-            bits = own & ~kings
-        elif plane == 1:
-            bits = own & kings
-        elif plane == 2:
-            bits = opp & ~kings
-        else:
-            bits = opp & kings
-        while bits:
-            row = FIRST[plane * 32 + lowest_index(bits)]
-            bits &= bits - 1
-            for j in range(HIDDEN):
-                hidden[j] += row[j]
-    for j in range(HIDDEN):
-        hidden[j] = min(max(hidden[j], np.float32(0.0)), np.float32(ONE))
-    total = OUTPUT_BIAS
-    for k in range(SECOND_SIZE):
-        weights = SECOND[k]
-        neuron = SECOND_BIAS[k]
-        for j in range(HIDDEN):
-            neuron += hidden[j] * weights[j]
-        # Back to activation units: a division by a power of two, exact, then rounded down.
-        activation = min(max(np.floor(neuron * np.float32(1.0 / WEIGHT_ONE)), np.float32(0.0)), np.float32(ONE))
-        total += activation * OUTPUT[k]
+    _first_layer(scratch, FIRST, FIRST_BIAS, own & ~kings, own & kings, opp & ~kings, opp & kings)
+    total = OUTPUT_BIAS + _second_layer(scratch, SECOND, SECOND_BIAS, OUTPUT)
     return int(np.floor(np.float64(total) * OUTPUT_TO_HUNDREDTHS))

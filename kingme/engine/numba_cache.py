@@ -29,6 +29,7 @@ COMPILED_SOURCES = (
     _HERE / "evaluation.py",
     _HERE / "data" / "evaluation_weights.json",  # read into the compiled evaluation as constants
     _HERE / "network.py",
+    _HERE / "network_simd.py",
     _HERE / "data" / "network.json",  # read into the compiled network as constants
     _HERE / "network_training.py",
     _HERE / "search.py",

@@ -194,8 +194,8 @@ def _bucket(W: np.ndarray, key: int) -> int:
 
 @njit(cache=True)
 def _scratch(W: np.ndarray) -> np.ndarray:
-    """The words lent to the evaluation network, as the float32 it works in."""
-    return W[NETWORK_AT : NETWORK_AT + SCRATCH_WORDS].view(np.float32)
+    """The words lent to the evaluation network, as the int16 it works in."""
+    return W[NETWORK_AT : NETWORK_AT + SCRATCH_WORDS].view(np.int16)
 
 
 @njit(cache=True)

@@ -6,12 +6,14 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
+from numba import njit
 
 from kingme.cli import main
-from kingme.engine import network, network_training, selfplay
+from kingme.engine import network, network_simd, network_training, selfplay
 from kingme.engine.bitops import turned
 from tests.engine.random_positions import random_board
 
@@ -30,7 +32,7 @@ def _reference(net: network.Network, own: int, opp: int, kings: int) -> int:
 
 def _score(own: int, opp: int, kings: int, black: bool) -> int:
     """The network's score, with the scratch the search would lend it."""
-    return network.network_score(own, opp, kings, black, np.zeros(network.SCRATCH_WORDS * 2, dtype=np.float32))
+    return network.network_score(own, opp, kings, black, network.scratch())
 
 
 def test_the_compiled_score_is_the_whole_number_network_computed_exactly() -> None:
@@ -54,6 +56,22 @@ def test_white_to_move_is_scored_as_black_to_move_on_the_turned_board() -> None:
         assert as_white == _score(own, opp, kings, True)
 
 
+def test_the_portable_vector_code_gives_the_same_scores_as_the_avx2_instruction() -> None:
+    """Processors without AVX2 get the second layer as plain vector code: the same sums."""
+    sizes = (network.HIDDEN, network.SECOND_SIZE, network.WEIGHT_ONE.bit_length() - 1, network.ONE)
+    kernels = [network_simd.second_layer(*sizes, avx2=avx2) for avx2 in (network_simd.AVX2, False)]
+
+    def run(kernel: Any) -> Any:
+        return njit(lambda hidden: kernel(hidden, network.SECOND, network.SECOND_BIAS, network.OUTPUT))
+
+    fast, portable = (run(kernel) for kernel in kernels)
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        hidden = rng.integers(0, network.ONE + 1, network.HIDDEN).astype(np.int16)
+        hidden[rng.random(network.HIDDEN) < 0.4] = 0
+        assert fast(hidden) == portable(hidden)
+
+
 def _file(**changes: object) -> str:
     hidden, second = 4, 2
     contents: dict[str, object] = {
@@ -67,6 +85,9 @@ def _file(**changes: object) -> str:
     }
     contents.update(changes)
     return json.dumps(contents)
+
+
+NOT_A_NETWORK = "n.json is not a network file: "
 
 
 def test_a_small_network_file_reads_back_as_written() -> None:
@@ -84,7 +105,20 @@ def test_a_small_network_file_reads_back_as_written() -> None:
         (_file(output=[3, 0.5]), "n.json is not a network file: output holds a number that is not a whole number"),
         (_file(output=[3, "x"]), "n.json is not a network file: could not convert string to float: 'x'"),
         (_file(scale=0), "n.json is not a network file: scale 0.0 is not between 1 and 10,000 hundredths a logit"),
-        (_file(second=[[100_000] * 4] * 2), "n.json is not a network file: weights so large that float32 could round"),
+        (
+            _file(second=[[40_000] * 4] * 2),
+            f"{NOT_A_NETWORK}first-layer sums or second-layer weights too large for 16 bits",
+        ),
+        (
+            _file(first=[[1_500] * 4] * network.INPUTS),
+            f"{NOT_A_NETWORK}first-layer sums or second-layer weights too large for 16 bits",
+        ),
+        (
+            _file(second=[[30_000] * 4] * 2, second_bias=[2**31 - 1, 0]),
+            f"{NOT_A_NETWORK}second-layer or output sums too large for 32 bits",
+        ),
+        (_file(output=[2**30, 0]), f"{NOT_A_NETWORK}second-layer or output sums too large for 32 bits"),
+        (_file(output_bias=2**40), f"{NOT_A_NETWORK}output_bias holds a number too large for 32 bits"),
         (_file(first_bias=[]), "n.json is not a network file: layers of 0 and 2 neurons; at most 512 and 256"),
     ],
 )

@@ -6,11 +6,10 @@ import random
 
 import numpy as np
 
-from kingme.engine import choose_move
+from kingme.engine import choose_move, network
 from kingme.engine.analysis import analyse
 from kingme.engine.evaluation import evaluate
 from kingme.engine.movegen import MOVE_SIZE, generate, moves_base, play
-from kingme.engine.network import SCRATCH_WORDS
 from kingme.engine.search import (
     LOWER,
     TRUNCATION_MOST,
@@ -29,7 +28,7 @@ from tests.engine.random_positions import random_board
 
 def _scratch() -> np.ndarray:
     """What the search lends the evaluation network."""
-    return np.zeros(2 * SCRATCH_WORDS, dtype=np.float32)
+    return network.scratch()
 
 
 def _turned(mask: int) -> int:
