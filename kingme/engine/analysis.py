@@ -214,11 +214,7 @@ def deepen(
     score = done = 0
     for iteration in range(1, depth + 1):
         work[core.BEST_AT] = 0
-        value = int(
-            core.negamax(
-                own, opp, kings, black, iteration, -core.INFINITY, core.INFINITY, 0, quiet, work, offsets, values
-            )
-        )
+        value = core.search_root(own, opp, kings, black, iteration, quiet, work, offsets, values)
         aborted = bool(work[core.ABORT_AT])
         if work[core.BEST_AT]:  # a partial iteration counts once its first root move is finished
             origin, target, captured = (int(v) for v in work[core.BEST_AT : core.BEST_AT + 3])

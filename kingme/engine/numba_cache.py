@@ -24,6 +24,7 @@ _HERE = Path(__file__).resolve().parent
 #: The modules holding ``@njit`` code, and the data compiled into it; a change to any of them
 #: selects a fresh cache.
 COMPILED_SOURCES = (
+    _HERE / "addresses.py",
     _HERE / "bitops.py",
     _HERE / "movegen.py",
     _HERE / "evaluation.py",

@@ -2,14 +2,16 @@
 
 One ``int64`` work array ``W`` holds everything the search writes — move lists per ply, killer
 moves, the history table, the keys of earlier positions (for repetition), the root moves'
-noise, counters, the result and the transposition table — because numba pays reference
-counting for every array passed to every call, and the recursive ``negamax`` is called once per
-node. The layout is the ``*_AT`` offsets below; ``new_work`` builds an array.
+noise, counters, the result and the transposition table — because numba pays for every array
+passed to every call, and the recursive ``negamax`` is called once per node. It is not even
+passed as an array: ``negamax`` takes its address and each node views it again (``addresses``),
+and the endgame tables' addresses are words of it. The layout is the ``*_AT`` offsets below;
+``new_work`` builds an array and ``search_root`` searches with it.
 
 What the search knows:
 
 - a depth limit and a node budget (never a clock, so the result is the same on every machine);
-  the caller deepens iteratively, calling ``negamax`` at ply 0 once per depth (a cached numba
+  the caller deepens iteratively, calling ``search_root`` once per depth (a cached numba
   function that calls a recursive one crashes when loaded from the cache, so the recursion is
   entered from Python only);
 - a transposition table of two-entry buckets (one kept for the deeper search, one always
@@ -40,6 +42,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from kingme.engine.addresses import address_of, int64_array, uint8_array
 from kingme.engine.bitops import lowest_index, popcount
 from kingme.engine.egdb.probe import UNKNOWN, is_loss, is_win, plies, probe, within_rule
 from kingme.engine.evaluation import evaluate
@@ -119,8 +122,12 @@ GAME_KEYS_AT = NODES_AT + 7
 BEST_AT = NODES_AT + 8
 #: Positions with at most this many pieces are looked up in the endgame tables (0: none loaded).
 ENDGAME_PIECES_AT = NODES_AT + 11
+#: The work array's length, and the endgame tables' addresses and lengths (see ``search_root``).
+SIZE_AT = NODES_AT + 12
+OFFSETS_AT = NODES_AT + 13
+VALUES_AT = NODES_AT + 15
 # Tables.
-KILLERS_AT = NODES_AT + 16
+KILLERS_AT = NODES_AT + 17
 HISTORY_AT = KILLERS_AT + 2 * MAX_PLY
 KEYS_AT = HISTORY_AT + 32 * 32
 NOISE_AT = KEYS_AT + MAX_GAME_KEYS + MAX_PLY + 1
@@ -196,6 +203,24 @@ def _bucket(W: np.ndarray, key: int) -> int:
 def _scratch(W: np.ndarray) -> np.ndarray:
     """The words lent to the evaluation network, as the int16 it works in."""
     return W[NETWORK_AT : NETWORK_AT + SCRATCH_WORDS].view(np.int16)
+
+
+@njit(cache=True)
+def _work_at(address: int) -> np.ndarray:
+    """The work array whose numbers start at ``address`` (its length is its ``SIZE_AT`` word)."""
+    return int64_array(address, int64_array(address, SIZE_AT + 1)[SIZE_AT])
+
+
+@njit(cache=True)
+def _lent(W: np.ndarray, at: int) -> np.ndarray:
+    """The int64 array whose address and length ``search_root`` lent in ``W[at : at + 2]``."""
+    return int64_array(W[at], W[at + 1])
+
+
+@njit(cache=True)
+def _lent_bytes(W: np.ndarray, at: int) -> np.ndarray:
+    """The byte array whose address and length ``search_root`` lent in ``W[at : at + 2]``."""
+    return uint8_array(W[at], W[at + 1])
 
 
 @njit(cache=True)
@@ -309,10 +334,9 @@ def negamax(
     beta: int,
     ply: int,
     quiet: int,
-    W: np.ndarray,
-    offsets: np.ndarray,
-    values: np.ndarray,
+    address: int,
 ) -> int:
+    W = _work_at(address)
     if W[NODES_AT] >= W[BUDGET_AT]:  # also stops a re-search begun by a caller that was aborted
         W[ABORT_AT] = 1
         return 0
@@ -328,7 +352,7 @@ def negamax(
     if ply > 0 and (quiet >= NO_PROGRESS or _repeated(W, key, position, quiet)):
         return 0
     if ply > 0 and popcount(own | opp) <= W[ENDGAME_PIECES_AT]:
-        known = _endgame_score(offsets, values, own, opp, kings, black, quiet)
+        known = _endgame_score(_lent(W, OFFSETS_AT), _lent_bytes(W, VALUES_AT), own, opp, kings, black, quiet)
         if known != NOT_IN_DATABASE:
             return known
     if ply >= MAX_PLY - 2:
@@ -408,9 +432,7 @@ def negamax(
                 -low,
                 ply + 1,
                 child_quiet,
-                W,
-                offsets,
-                values,
+                address,
             )
             if W[ABORT_AT]:
                 return 0
@@ -518,4 +540,27 @@ def new_work(table_bits: int) -> np.ndarray:
     """A zeroed work array with a transposition table of ``2 ** table_bits`` entries."""
     work = np.zeros(TT_AT + 2 * (1 << table_bits), dtype=np.int64)
     work[TT_MASK_AT] = (1 << max(table_bits - 1, 0)) - 1  # buckets of two entries
+    work[SIZE_AT] = len(work)
     return work
+
+
+def search_root(
+    own: int,
+    opp: int,
+    kings: int,
+    black: bool,
+    depth: int,
+    quiet: int,
+    work: np.ndarray,
+    offsets: np.ndarray,
+    values: np.ndarray,
+) -> int:
+    """One iteration of ``depth`` plies from the root over the whole window: ``negamax`` with
+    ``work`` (from ``new_work``) and the endgame tables (``offsets`` and ``values``) lent by
+    address for the call (see ``addresses``)."""
+    if len(work) != work[SIZE_AT]:
+        raise ValueError("the work array does not come from new_work")
+    work[OFFSETS_AT : OFFSETS_AT + 2] = address_of(offsets, np.int64), len(offsets)
+    work[VALUES_AT : VALUES_AT + 2] = address_of(values, np.uint8), len(values)
+    address = address_of(work, np.int64)
+    return int(negamax(own, opp, kings, black, depth, -INFINITY, INFINITY, 0, quiet, address))

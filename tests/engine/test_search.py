@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import pytest
 
 from kingme.engine import choose_move, network
 from kingme.engine.analysis import analyse
@@ -20,6 +21,7 @@ from kingme.engine.search import (
     _truncation,
     new_work,
     position_key,
+    search_root,
 )
 from kingme.game import Game, Setup
 from kingme.rules import Board
@@ -116,9 +118,7 @@ def _leaf_score(fen: str) -> tuple[int, int]:
     work = new_work(10)
     work[core.BUDGET_AT], work[core.COMPULSORY_AT] = 10_000, 1
     work[core.FULL_EVAL_AT], work[core.QUIESCENCE_AT] = 1, 1
-    leaf = core.negamax(
-        own, opp, board.kings, board.black_to_move, 0, -core.INFINITY, core.INFINITY, 0, 0, work, *NO_TABLES
-    )
+    leaf = core.search_root(own, opp, board.kings, board.black_to_move, 0, 0, work, *NO_TABLES)
     return evaluate(own, opp, board.kings, board.black_to_move, True, _scratch()), int(leaf)
 
 
@@ -133,3 +133,24 @@ def test_a_quiet_leaf_whose_opponent_threatens_a_capture_is_searched_one_ply_mor
 def test_a_quiet_leaf_without_a_threat_is_scored_as_it_stands() -> None:
     static, leaf = _leaf_score("W:W22,32:B1,2,3")
     assert leaf == static
+
+
+def test_the_search_refuses_arrays_it_would_read_wrongly() -> None:
+    """The recursion reads its work array and the endgame tables by address, so the arrays
+    handed to it are checked first: a wrong one is refused by name, never read."""
+    from kingme.engine.analysis import NO_TABLES
+
+    board = Board()
+    own, opp = board.sides()
+    offsets, values = NO_TABLES
+
+    def search(work: np.ndarray, offsets: np.ndarray, values: np.ndarray) -> int:
+        return search_root(own, opp, board.kings, True, 2, 0, work, offsets, values)
+
+    with pytest.raises(ValueError, match="the work array does not come from new_work"):
+        search(np.zeros(len(new_work(8)), dtype=np.int64), offsets, values)
+    with pytest.raises(ValueError, match="expected a contiguous array of int64, got int32"):
+        search(new_work(8), offsets.astype(np.int32), values)
+    with pytest.raises(ValueError, match="expected a contiguous array of uint8"):
+        search(new_work(8), offsets, np.zeros(8, dtype=np.uint8)[::2])
+    assert search(new_work(8), offsets, values) == search(new_work(8), offsets, values)
