@@ -47,6 +47,54 @@ def test_the_compiled_score_is_the_whole_number_network_computed_exactly() -> No
             assert score == _reference(network._NETWORK, turned(own), turned(opp), turned(board.kings))
 
 
+def test_a_network_of_any_width_is_padded_to_whole_vectors_and_scored_exactly() -> None:
+    """Layers of 20 and 5 neurons (the vector code works on 16 and 8 at a time) score as the
+    reference does: the padding neurons add nothing."""
+    rng = np.random.default_rng(3)
+    hidden, second = 20, 5
+
+    def weights(low: int, high: int, *shape: int) -> list[object]:
+        values: list[object] = rng.integers(low, high, shape).tolist()
+        return values
+
+    net = network.read_network(
+        json.dumps(
+            {
+                "scale": 300.0,
+                "first": weights(-100, 100, network.INPUTS, hidden),
+                "first_bias": weights(-40, 40, hidden),
+                "second": weights(-250, 250, second, hidden),
+                "second_bias": weights(-9000, 9000, second),
+                "output": weights(-150, 500, second),
+                "output_bias": -300,
+            }
+        ),
+        "n.json",
+    )
+    width = network._whole(hidden, network_simd.LANES)
+    size = network._whole(second, network_simd.GROUP)
+    first = network._padded(net.first, width, np.int16)
+    first_bias = network._padded(net.first_bias, width, np.int16)
+    second_layer = network._padded(network._padded(net.second, width, np.int16), size, np.int16, axis=0)
+    second_bias = network._padded(net.second_bias, size, np.int32)
+    output = network._padded(net.output, size, np.int32)
+    first_kernel = network_simd.first_layer(width, network.ONE)
+    second_kernel = network_simd.second_layer(width, size, network.WEIGHT_ONE.bit_length() - 1, network.ONE)
+
+    @njit
+    def total(own: int, opp: int, kings: int, scratch: np.ndarray) -> int:
+        first_kernel(scratch, first, first_bias, own & ~kings, own & kings, opp & ~kings, opp & kings)
+        return int(second_kernel(scratch, second_layer, second_bias, output))
+
+    unit = net.scale / (network.ONE * network.WEIGHT_ONE)
+    boards = random.Random("widths")
+    for _ in range(200):
+        board = random_board(boards, "american")
+        own, opp = board.black, board.white
+        score = int(np.floor((net.output_bias + total(own, opp, board.kings, network.scratch())) * unit))
+        assert score == _reference(net, own, opp, board.kings)
+
+
 def test_white_to_move_is_scored_as_black_to_move_on_the_turned_board() -> None:
     rng = random.Random("colours")
     for _ in range(200):
