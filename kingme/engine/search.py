@@ -323,7 +323,7 @@ def _repeated(W: np.ndarray, key: int, position: int, quiet: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True)  # entered through search_root only, which checks the arrays behind ``address``
 def negamax(
     own: int,
     opp: int,
@@ -558,9 +558,9 @@ def search_root(
     """One iteration of ``depth`` plies from the root over the whole window: ``negamax`` with
     ``work`` (from ``new_work``) and the endgame tables (``offsets`` and ``values``) lent by
     address for the call (see ``addresses``)."""
-    if len(work) != work[SIZE_AT]:
+    address = address_of(work, np.int64)
+    if len(work) <= TT_AT or len(work) != work[SIZE_AT]:
         raise ValueError("the work array does not come from new_work")
     work[OFFSETS_AT : OFFSETS_AT + 2] = address_of(offsets, np.int64), len(offsets)
     work[VALUES_AT : VALUES_AT + 2] = address_of(values, np.uint8), len(values)
-    address = address_of(work, np.int64)
     return int(negamax(own, opp, kings, black, depth, -INFINITY, INFINITY, 0, quiet, address))

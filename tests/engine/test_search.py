@@ -147,8 +147,9 @@ def test_the_search_refuses_arrays_it_would_read_wrongly() -> None:
     def search(work: np.ndarray, offsets: np.ndarray, values: np.ndarray) -> int:
         return search_root(own, opp, board.kings, True, 2, 0, work, offsets, values)
 
-    with pytest.raises(ValueError, match="the work array does not come from new_work"):
-        search(np.zeros(len(new_work(8)), dtype=np.int64), offsets, values)
+    for stranger in (np.zeros(len(new_work(8)), dtype=np.int64), np.zeros(5, dtype=np.int64)):
+        with pytest.raises(ValueError, match="the work array does not come from new_work"):
+            search(stranger, offsets, values)
     with pytest.raises(ValueError, match="expected a contiguous array of int64, got int32"):
         search(new_work(8), offsets.astype(np.int32), values)
     with pytest.raises(ValueError, match="expected a contiguous array of uint8"):
