@@ -24,23 +24,23 @@ from numba.np.numpy_support import carray
 from kingme.engine import numba_cache  # noqa: F401  (sets the cache directory before numba compiles)
 
 
-def _pointer_to(kind: Any, bits: int) -> Callable[[int], Any]:
-    """An intrinsic turning an int64 address into a pointer to ``kind`` (of ``bits`` bits)."""
+def _pointer_to(kind: Any) -> Callable[[int], Any]:
+    """An intrinsic turning an int64 address into a pointer to ``kind`` (a numba integer type)."""
 
     @intrinsic
     def pointer(typingctx: Any, address: Any) -> Any:
         signature = types.CPointer(kind)(types.int64)
 
         def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-            return builder.inttoptr(args[0], ir.IntType(bits).as_pointer())
+            return builder.inttoptr(args[0], ir.IntType(kind.bitwidth).as_pointer())
 
         return signature, codegen
 
     return cast(Callable[[int], Any], pointer)
 
 
-_int64_pointer = _pointer_to(types.int64, 64)
-_uint8_pointer = _pointer_to(types.uint8, 8)
+_int64_pointer = _pointer_to(types.int64)
+_uint8_pointer = _pointer_to(types.uint8)
 
 
 @njit(cache=True)

@@ -27,6 +27,7 @@ so the search lends a slice of its work array (``scratch``, int64 words viewed a
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 
@@ -135,29 +136,58 @@ def _whole(size: int, step: int) -> int:
     return -(-size // step) * step
 
 
+@dataclass(frozen=True)
+class Layout:
+    """A network's weights as the vector code of ``network_simd`` reads them: the first layer
+    widened to whole vectors of ``LANES`` neurons and the second to whole ``GROUP``s, with
+    neurons that have no weights and add 0; 16-bit first layer and second-layer weights, 32-bit
+    second-layer biases and output weights."""
+
+    first: np.ndarray
+    first_bias: np.ndarray
+    second: np.ndarray
+    second_bias: np.ndarray
+    output: np.ndarray
+
+    @classmethod
+    def of(cls, net: Network) -> Layout:
+        hidden = _whole(net.first.shape[1], network_simd.LANES)
+        neurons = _whole(net.second.shape[0], network_simd.GROUP)
+        return cls(
+            _padded(net.first, hidden, np.int16),
+            _padded(net.first_bias, hidden, np.int16),
+            _padded(_padded(net.second, hidden, np.int16), neurons, np.int16, axis=0),
+            _padded(net.second_bias, neurons, np.int32),
+            _padded(net.output, neurons, np.int32),
+        )
+
+    def kernels(self, avx2: bool = network_simd.AVX2) -> tuple[Callable[..., None], Callable[..., int]]:
+        """The first and second layers' kernels for these sizes (``avx2=False``: the portable
+        vector code, whatever the processor)."""
+        hidden, neurons = self.first.shape[1], self.second.shape[0]
+        shift = WEIGHT_ONE.bit_length() - 1  # the floor division by WEIGHT_ONE
+        return (
+            network_simd.first_layer(hidden, ONE),
+            network_simd.second_layer(hidden, neurons, shift, ONE, avx2),
+        )
+
+
 _NETWORK = _load()
-#: The layers' widths, padded to whole vectors of ``network_simd`` (a padding neuron has no
-#: weights and adds 0).
-HIDDEN = _whole(_NETWORK.first.shape[1], network_simd.LANES)
-SECOND_SIZE = _whole(_NETWORK.second.shape[0], network_simd.GROUP)
+_LAYOUT = Layout.of(_NETWORK)
 # Compiled in as constants (so the file is part of the numba cache key, as the weights table is).
-FIRST = _padded(_NETWORK.first, HIDDEN, np.int16)
-FIRST_BIAS = _padded(_NETWORK.first_bias, HIDDEN, np.int16)
-SECOND = _padded(_padded(_NETWORK.second, HIDDEN, np.int16), SECOND_SIZE, np.int16, axis=0)
-SECOND_BIAS = _padded(_NETWORK.second_bias, SECOND_SIZE, np.int32)
-OUTPUT = _padded(_NETWORK.output, SECOND_SIZE, np.int32)
-OUTPUT_BIAS = _NETWORK.output_bias
+FIRST, FIRST_BIAS = _LAYOUT.first, _LAYOUT.first_bias
+SECOND, SECOND_BIAS = _LAYOUT.second, _LAYOUT.second_bias
+OUTPUT, OUTPUT_BIAS = _LAYOUT.output, _NETWORK.output_bias
+#: The layers' widths as compiled (padded to whole vectors).
+HIDDEN, SECOND_SIZE = FIRST.shape[1], SECOND.shape[0]
 #: Hundredths of a man per unit of the output sum: the scale over the output's unit.
 OUTPUT_TO_HUNDREDTHS = _NETWORK.scale / (ONE * WEIGHT_ONE)
+_first_layer, _second_layer = _LAYOUT.kernels()
 
 
 def scratch() -> np.ndarray:
     """Scratch for ``network_score`` outside the search (which lends its own)."""
     return np.zeros(MOST_HIDDEN, dtype=np.int16)
-
-
-_first_layer = network_simd.first_layer(HIDDEN, ONE)
-_second_layer = network_simd.second_layer(HIDDEN, SECOND_SIZE, WEIGHT_ONE.bit_length() - 1, ONE)
 
 
 @njit(cache=True, boundscheck=False)

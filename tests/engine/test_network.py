@@ -71,15 +71,16 @@ def test_a_network_of_any_width_is_padded_to_whole_vectors_and_scored_exactly() 
         ),
         "n.json",
     )
-    width = network._whole(hidden, network_simd.LANES)
-    size = network._whole(second, network_simd.GROUP)
-    first = network._padded(net.first, width, np.int16)
-    first_bias = network._padded(net.first_bias, width, np.int16)
-    second_layer = network._padded(network._padded(net.second, width, np.int16), size, np.int16, axis=0)
-    second_bias = network._padded(net.second_bias, size, np.int32)
-    output = network._padded(net.output, size, np.int32)
-    first_kernel = network_simd.first_layer(width, network.ONE)
-    second_kernel = network_simd.second_layer(width, size, network.WEIGHT_ONE.bit_length() - 1, network.ONE)
+    layout = network.Layout.of(net)
+    assert layout.first.shape[1] == 32 and layout.second.shape[0] == 8  # padded to whole vectors
+    first_kernel, second_kernel = layout.kernels()
+    first, first_bias, second_layer, second_bias, output = (
+        layout.first,
+        layout.first_bias,
+        layout.second,
+        layout.second_bias,
+        layout.output,
+    )
 
     @njit
     def total(own: int, opp: int, kings: int, scratch: np.ndarray) -> int:
@@ -106,8 +107,8 @@ def test_white_to_move_is_scored_as_black_to_move_on_the_turned_board() -> None:
 
 def test_the_portable_vector_code_gives_the_same_scores_as_the_avx2_instruction() -> None:
     """Processors without AVX2 get the second layer as plain vector code: the same sums."""
-    sizes = (network.HIDDEN, network.SECOND_SIZE, network.WEIGHT_ONE.bit_length() - 1, network.ONE)
-    kernels = [network_simd.second_layer(*sizes, avx2=avx2) for avx2 in (network_simd.AVX2, False)]
+    layout = network.Layout.of(network._NETWORK)
+    kernels = [layout.kernels(avx2)[1] for avx2 in (network_simd.AVX2, False)]
 
     def run(kernel: Any) -> Any:
         return njit(lambda hidden: kernel(hidden, network.SECOND, network.SECOND_BIAS, network.OUTPUT))
