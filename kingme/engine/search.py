@@ -42,6 +42,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from kingme.engine import pages
 from kingme.engine.addresses import address_of, int64_array, uint8_array
 from kingme.engine.bitops import lowest_index, popcount
 from kingme.engine.egdb.probe import UNKNOWN, is_loss, is_win, plies, probe, within_rule
@@ -537,8 +538,9 @@ def _remember_cutoff(W: np.ndarray, code: int, ply: int, depth: int) -> None:
 
 
 def new_work(table_bits: int) -> np.ndarray:
-    """A zeroed work array with a transposition table of ``2 ** table_bits`` entries."""
-    work = np.zeros(TT_AT + 2 * (1 << table_bits), dtype=np.int64)
+    """A zeroed work array with a transposition table of ``2 ** table_bits`` entries, the table
+    aligned and in huge pages where the system allows (``pages``)."""
+    work = pages.zeroed_words(TT_AT + 2 * (1 << table_bits), TT_AT)
     work[TT_MASK_AT] = (1 << max(table_bits - 1, 0)) - 1  # buckets of two entries
     work[SIZE_AT] = len(work)
     return work
