@@ -104,6 +104,11 @@ TRUNCATION_MOST = 2
 #: is asked about the position after each; one already proved bad enough for the opponent cuts
 #: the node off at once. Near the leaves the probes cost more than they save (Cake: > 2 plies).
 ETC_DEPTH = 3
+#: Captures are tried in order of what they take: each piece counts ``CAPTURED_PIECE``, each king
+#: ``CAPTURED_KING`` more (3.8% fewer nodes to depth 16 than ordering by the captured squares'
+#: bits as a number; +14 ± 21 at 250,000 nodes over all 157 ballots, README *Strength*).
+CAPTURED_PIECE = 64
+CAPTURED_KING = 32
 #: Threats at the horizon (after Cake): a quiet leaf whose opponent could capture if it were its
 #: move is not scored as it stands when its static evaluation lies between ``THREAT_BELOW`` under
 #: alpha and ``THREAT_ABOVE`` over beta; the side to move gets one more ply, and the replies
@@ -280,7 +285,7 @@ def table_move(W: np.ndarray, key: int) -> int:
 
 
 @njit(cache=True)
-def _order(W: np.ndarray, base: int, n: int, ply: int, tt_code: int) -> None:
+def _order(W: np.ndarray, base: int, n: int, ply: int, tt_code: int, kings: int) -> None:
     killer1 = W[KILLERS_AT + 2 * ply]
     killer2 = W[KILLERS_AT + 2 * ply + 1]
     for i in range(n):
@@ -289,7 +294,8 @@ def _order(W: np.ndarray, base: int, n: int, ply: int, tt_code: int) -> None:
         if code == tt_code:
             score = 1 << 40
         elif W[m + 2]:
-            score = (1 << 36) + W[m + 2]  # captures first; more (and higher) pieces first
+            # captures first: those taking more pieces, then more kings, first
+            score = (1 << 36) + CAPTURED_PIECE * popcount(W[m + 2]) + CAPTURED_KING * popcount(W[m + 2] & kings)
         elif code == killer1:
             score = 1 << 35
         elif code == killer2:
@@ -396,7 +402,7 @@ def negamax(
     probe_children = ply > 0 and depth >= ETC_DEPTH
     if probe_children and _transposition_cutoff(W, base, n, own, opp, kings, black, depth, beta, ply, quiet):
         return beta
-    _order(W, base, n, ply, tt_code)
+    _order(W, base, n, ply, tt_code, kings)
     original_alpha = alpha
     scout = beta - alpha == 1  # a null-window node: off the principal variation
     crowded = popcount(own | opp) > LATE_MOVE_PIECES
