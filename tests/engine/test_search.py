@@ -12,10 +12,15 @@ from kingme.engine.analysis import analyse
 from kingme.engine.evaluation import evaluate
 from kingme.engine.movegen import MOVE_SIZE, generate, moves_base, play
 from kingme.engine.search import (
+    FUTILITY_DEPTH,
+    FUTILITY_MARGIN,
+    INFINITY,
     LOWER,
     TRUNCATION_MOST,
     TRUNCATION_STEP,
     UPPER,
+    _forcing,
+    _futility,
     _store,
     _transposition_cutoff,
     _truncation,
@@ -86,6 +91,35 @@ def test_a_scout_node_far_outside_its_window_is_searched_shallower_but_never_bel
     assert _truncation(alpha - 2 * TRUNCATION_STEP, alpha, beta, 8) == 2  # as far below: two
     assert _truncation(beta + 100 * TRUNCATION_STEP, alpha, beta, 8) == TRUNCATION_MOST
     assert _truncation(beta + 100 * TRUNCATION_STEP, alpha, beta, 2) == 1  # one ply is always left
+
+
+def test_a_scout_node_hopelessly_below_alpha_near_the_leaves_prunes_its_quiet_moves() -> None:
+    alpha = 0
+    below = alpha - FUTILITY_MARGIN  # a man under alpha with one ply left: futile
+    assert _futility(below, alpha, 1) == alpha  # fails low with the margin's bound
+    assert _futility(below + 1, alpha, 1) == -INFINITY  # within the margin: searched
+    assert _futility(below, alpha, 2) == -INFINITY  # the margin grows with the plies left
+    assert _futility(alpha - 2 * FUTILITY_MARGIN, alpha, 2) == alpha
+    assert _futility(-100 * FUTILITY_MARGIN, alpha, FUTILITY_DEPTH + 1) == -INFINITY  # too deep
+
+
+def test_a_quiet_move_that_crowns_or_threatens_a_capture_is_never_futile() -> None:
+    board = Game(Setup(fen="B:W18:B1,10,27")).board
+    own, opp = board.sides()
+    forcing = {}
+    for move in board.legal_moves():
+        mover = 1 << (move.from_square - 1)
+        new_own = own ^ mover ^ (1 << (move.to_square - 1))
+        new_kings = (1 << (move.to_square - 1)) if move.to_square > 28 else 0
+        forcing[str(move)] = bool(_forcing(new_own, opp, new_kings, 0, True))
+    assert forcing == {
+        "1-5": False,
+        "1-6": False,
+        "10-14": True,  # threatens 14x23 over 18
+        "10-15": True,  # threatens 15x22 over 18
+        "27-31": True,  # crowns
+        "27-32": True,
+    }
 
 
 def test_the_table_cuts_a_node_off_when_it_already_proves_one_of_its_moves_good_enough() -> None:
