@@ -442,12 +442,15 @@ def negamax(
         low, high = alpha - offset, beta - offset
         new_own, new_opp, new_kings = play(own, opp, kings, black, origin, target, captured)
         child_quiet = _quiet_after(kings, origin, captured, quiet)
-        if k > 0 and futility > -INFINITY and not _forcing(new_own, new_opp, new_kings, kings, black):
+        crowned = popcount(new_kings) != popcount(kings)
+        # Known slip, kept as measured (issue 10 note): ``play`` returns the position from the
+        # replier's side, so this asks ``_forcing`` about the replier's pieces, not the mover's.
+        if k > 0 and futility > -INFINITY and not _forcing(new_own, new_opp, new_kings, crowned, black):
             best = max(best, futility)
             continue  # a futile node's quiet move that neither crowns nor threatens: not searched
         reduction = 0
         late = k > 0 and scout and k >= LATE_MOVE and child_depth >= LATE_MOVE_DEPTH and not captured and crowded
-        if late and popcount(new_kings) == popcount(kings):
+        if late and not crowned:
             # a late quiet move (not crowning) of a scout node: searched a ply less, a later two
             reduction = 2 if k >= LATER_MOVE and child_depth >= LATER_MOVE_DEPTH else 1
         # The first move gets the whole window; the others a null window, widened (and a reduced
@@ -545,11 +548,11 @@ def _futility(static: int, alpha: int, depth: int) -> int:
 
 
 @njit(cache=True)
-def _forcing(own: int, opp: int, kings: int, kings_before: int, black: bool) -> bool:
-    """Whether the quiet move that left ``own``, ``opp`` and ``kings`` (``kings_before`` before
-    it; ``black`` moved) can change the score by more than futility's margin: it crowned a man,
-    or it threatens a capture."""
-    return popcount(kings) != popcount(kings_before) or capturers(own, opp, kings, black) != 0
+def _forcing(own: int, opp: int, kings: int, crowned: bool, black: bool) -> bool:
+    """Whether the quiet move that left ``own``, ``opp`` and ``kings`` (``black`` moved) can
+    change the score by more than futility's margin: it ``crowned`` a man, or it threatens a
+    capture."""
+    return crowned or capturers(own, opp, kings, black) != 0
 
 
 @njit(cache=True)

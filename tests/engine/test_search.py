@@ -106,12 +106,13 @@ def test_a_scout_node_hopelessly_below_alpha_near_the_leaves_prunes_its_quiet_mo
 def test_a_quiet_move_that_crowns_or_threatens_a_capture_is_never_futile() -> None:
     board = Game(Setup(fen="B:W18:B1,10,27")).board
     own, opp = board.sides()
+    work, base = new_work(10), moves_base(0)
     forcing = {}
-    for move in board.legal_moves():
-        mover = 1 << (move.from_square - 1)
-        new_own = own ^ mover ^ (1 << (move.to_square - 1))
-        new_kings = (1 << (move.to_square - 1)) if move.to_square > 28 else 0
-        forcing[str(move)] = bool(_forcing(new_own, opp, new_kings, 0, True))
+    for k in range(generate(own, opp, 0, True, True, work, base)):
+        origin, target, captured = work[base + k * MOVE_SIZE : base + k * MOVE_SIZE + 3]
+        replier, mover, new_kings = play(own, opp, 0, True, origin, target, captured)  # seen from White
+        name = f"{int(origin).bit_length()}-{int(target).bit_length()}"
+        forcing[name] = bool(_forcing(mover, replier, new_kings, new_kings != 0, True))
     assert forcing == {
         "1-5": False,
         "1-6": False,
