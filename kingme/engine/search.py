@@ -443,9 +443,8 @@ def negamax(
         new_own, new_opp, new_kings = play(own, opp, kings, black, origin, target, captured)
         child_quiet = _quiet_after(kings, origin, captured, quiet)
         crowned = popcount(new_kings) != popcount(kings)
-        # Known slip, kept as measured (issue 10 note): ``play`` returns the position from the
-        # replier's side, so this asks ``_forcing`` about the replier's pieces, not the mover's.
-        if k > 0 and futility > -INFINITY and not _forcing(new_own, new_opp, new_kings, crowned, black):
+        # ``play`` answers from the replier's side: the mover's pieces are ``new_opp``.
+        if k > 0 and futility > -INFINITY and not _forcing(new_opp, new_own, new_kings, crowned, black):
             best = max(best, futility)
             continue  # a futile node's quiet move that neither crowns nor threatens: not searched
         reduction = 0
