@@ -18,6 +18,7 @@ from typing import Any, cast
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
+from numba.core import cgutils
 from numba.extending import intrinsic
 from numba.np.numpy_support import carray
 
@@ -53,6 +54,34 @@ def int64_array(address: int, size: int) -> np.ndarray:
 def uint8_array(address: int, size: int) -> np.ndarray:
     """The ``size`` bytes at ``address``, as an array (a view, not a copy)."""
     return carray(_uint8_pointer(address), size)
+
+
+@intrinsic
+def _prefetch_hint(typingctx: Any, address: Any) -> Any:
+    signature = types.void(types.int64)
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        byte, word = ir.IntType(8).as_pointer(), ir.IntType(32)
+        function = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [byte, word, word, word]), "llvm.prefetch.p0"
+        )
+        # read (0), keep in every cache level (3), data (1)
+        flags = [ir.Constant(word, value) for value in (0, 3, 1)]
+        builder.call(function, [builder.inttoptr(args[0], byte), *flags])
+        return context.get_dummy_value()
+
+    return signature, codegen
+
+
+_prefetch = cast(Callable[[int], None], _prefetch_hint)
+
+
+@njit(cache=True)
+def prefetch(address: int) -> None:
+    """Ask the processor to start bringing the memory at ``address`` into its caches, so a read
+    of it soon after does not wait as long (a hint: it changes no number, and an address outside
+    the program's memory is ignored)."""
+    _prefetch(address)
 
 
 def address_of(array: np.ndarray, dtype: type) -> int:

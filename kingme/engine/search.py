@@ -45,7 +45,7 @@ import numpy as np
 from numba import njit
 
 from kingme.engine import pages
-from kingme.engine.addresses import address_of, int64_array, uint8_array
+from kingme.engine.addresses import address_of, int64_array, prefetch, uint8_array
 from kingme.engine.bitops import lowest_index, popcount
 from kingme.engine.egdb.probe import UNKNOWN, is_loss, is_win, plies, probe, within_rule
 from kingme.engine.evaluation import evaluate
@@ -417,7 +417,7 @@ def negamax(
     # Generated only now: a node the table answers needs no moves.
     n = generate(own, opp, kings, black, compulsory, W, base)
     probe_children = ply > 0 and depth >= ETC_DEPTH
-    if probe_children and _transposition_cutoff(W, base, n, own, opp, kings, black, depth, beta, ply, quiet):
+    if probe_children and _transposition_cutoff(W, address, base, n, own, opp, kings, black, depth, beta, ply, quiet):
         return beta
     _order(W, base, n, ply, tt_code, kings)
     original_alpha = alpha
@@ -455,6 +455,9 @@ def negamax(
         # The first move gets the whole window; the others a null window, widened (and a reduced
         # one deepened first) only when the score lands where it could change the result.
         searched_depth, whole_window = child_depth - reduction, k == 0
+        if searched_depth > 0:  # the reply will probe the table: its bucket is fetched meanwhile
+            child_key = position_key(new_own, new_opp, new_kings, not black)
+            prefetch(address + 8 * _bucket(W, child_key))
         while True:
             score = -negamax(
                 new_own,
@@ -498,6 +501,7 @@ def negamax(
 @njit(cache=True)
 def _transposition_cutoff(
     W: np.ndarray,
+    address: int,
     base: int,
     n: int,
     own: int,
@@ -513,12 +517,17 @@ def _transposition_cutoff(
     ``beta``: the position after it holds an upper bound of at most ``-beta`` for the opponent,
     searched deep enough, and is not a draw by repetition or the 80-ply rule on this path."""
     position = W[GAME_KEYS_AT] + ply
+    # Every key first, its bucket fetched and the key kept in the move's ordering field (which
+    # ``_order`` fills later), so the probes' cache misses overlap instead of following each other.
     for k in range(n):
         m = base + k * MOVE_SIZE
-        origin, target, captured = W[m], W[m + 1], W[m + 2]
-        new_own, new_opp, new_kings = play(own, opp, kings, black, origin, target, captured)
+        new_own, new_opp, new_kings = play(own, opp, kings, black, W[m], W[m + 1], W[m + 2])
+        W[m + 3] = position_key(new_own, new_opp, new_kings, not black)
+        prefetch(address + 8 * _bucket(W, W[m + 3]))
+    for k in range(n):
+        m = base + k * MOVE_SIZE
+        origin, captured, key = W[m], W[m + 2], W[m + 3]
         child_quiet = _quiet_after(kings, origin, captured, quiet)
-        key = position_key(new_own, new_opp, new_kings, not black)
         slot = _find(W, key)
         if slot < 0:
             continue

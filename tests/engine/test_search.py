@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from kingme.engine import choose_move, network
+from kingme.engine.addresses import address_of, prefetch
 from kingme.engine.analysis import analyse
 from kingme.engine.evaluation import evaluate
 from kingme.engine.movegen import MOVE_SIZE, generate, moves_base, play
@@ -134,7 +135,11 @@ def test_the_table_cuts_a_node_off_when_it_already_proves_one_of_its_moves_good_
         last = base + 6 * MOVE_SIZE  # the seventh and last of the start position's moves
         child = play(own, opp, kings, black, work[last], work[last + 1], work[last + 2])
         _store(work, position_key(*child, not black), stored_depth, flag, score, 0, ply + 1)
-        return bool(_transposition_cutoff(work, base, 7, own, opp, kings, black, depth, beta, ply, 0))
+        return bool(
+            _transposition_cutoff(
+                work, address_of(work, np.int64), base, 7, own, opp, kings, black, depth, beta, ply, 0
+            )
+        )
 
     assert cuts(UPPER, depth - 1, -beta)  # the reply is proved to score at most -beta: a cutoff
     assert not cuts(UPPER, depth - 2, -beta)  # searched too shallow to count
@@ -190,3 +195,10 @@ def test_the_search_refuses_arrays_it_would_read_wrongly() -> None:
     with pytest.raises(ValueError, match="expected a contiguous array of uint8"):
         search(new_work(8), offsets, np.zeros(8, dtype=np.uint8)[::2])
     assert search(new_work(8), offsets, values) == search(new_work(8), offsets, values)
+
+
+def test_a_prefetch_is_only_a_hint_and_changes_no_number() -> None:
+    words = np.arange(64, dtype=np.int64)
+    prefetch(address_of(words, np.int64) + 8 * 40)
+    prefetch(0)  # an address outside the program's memory: ignored, not a fault
+    assert words.tolist() == list(range(64))
