@@ -435,6 +435,7 @@ def run_match(
     if progress and winners:
         progress(f"{len(tasks) - len(to_play)} of {len(tasks)} games already played ({record})")
     with contextlib.ExitStack() as stack:
+        pool = None
         if workers > 1 and len(to_play) > 1:
             pool = stack.enter_context(multiprocessing.get_context("spawn").Pool(workers, initializer=_start_worker))
             results: Iterator[PlayedGame] = pool.imap_unordered(play, to_play, chunksize=1)
@@ -452,6 +453,13 @@ def run_match(
                 winner = game.winner
                 outcome = "draw" if winner is None else f"{task.black if winner == 'black' else task.white} wins"
                 progress(f"game {len(winners)}/{len(tasks)} ({game.seed}, {task.black} black): {outcome}")
+        if pool is not None:
+            # Every game played: the workers are let go and end on their own (their child
+            # engines end when their input closes). Ending them by signal instead (the pool's
+            # exit) once left a match hanging after its last game: a worker killed while it
+            # held the task queue's lock, its neighbour waiting on that lock for ever.
+            pool.close()
+            pool.join()
     # Tasks alternate: ``a`` is Black in the even ones and White in the odd ones.
     a_colours = ["black" if i % 2 == 0 else "white" for i in range(len(tasks))]
     outcomes = [winners[task.seed] for task in tasks]

@@ -195,3 +195,27 @@ def test_a_match_stopped_by_sigterm_ends_the_engines_its_workers_started(tmp_pat
         for pid in left:  # not left behind by a failing run either
             os.kill(pid, signal.SIGKILL)
     assert not left
+
+
+#: kingme's own engine, started by way of a program that first writes its process id (which
+#: ``exec`` keeps) to the file it is given.
+COUNTED_ENGINE = """
+import os, sys
+with open(sys.argv[1], "a") as file:
+    file.write(f"{os.getpid()}\\n")
+os.execv(sys.executable, [sys.executable, "-m", "kingme", "engine"])
+"""
+
+
+def test_a_finished_match_lets_its_workers_go_and_leaves_no_engine_running(tmp_path: Path) -> None:
+    # The workers end on their own once every game is played (no signal: a worker killed while
+    # holding the task queue's lock once left the match waiting for ever), ending their engines.
+    pids = tmp_path / "pids"
+    engine = f"{shlex.quote(sys.executable)} -c {shlex.quote(COUNTED_ENGINE)} {shlex.quote(str(pids))}"
+    result = run_match("casual", match.Contestant.external(engine, nodes=2_000), openings=1, workers=2)
+    assert result.wins + result.draws + result.losses == 2
+    started = time.monotonic()
+    while left := [pid for pid in map(int, pids.read_text().split()) if _running(pid)]:
+        # the bound only keeps a regression from hanging the suite
+        assert time.monotonic() - started < 120, f"engines {left} still running after the match"
+        time.sleep(0.1)
