@@ -454,8 +454,8 @@ def run_match(
                 outcome = "draw" if winner is None else f"{task.black if winner == 'black' else task.white} wins"
                 progress(f"game {len(winners)}/{len(tasks)} ({game.seed}, {task.black} black): {outcome}")
         if pool is not None:
-            # Every game played: the workers are let go and end on their own (their child
-            # engines end when their input closes). Ending them by signal instead (the pool's
+            # Every game played: the workers are let go and end on their own, ending their
+            # child engines as they exit (``ChildEngine._end``). Ending them by signal (the pool's
             # exit) once left a match hanging after its last game: a worker killed while it
             # held the task queue's lock, its neighbour waiting on that lock for ever.
             pool.close()
