@@ -247,6 +247,13 @@ def _lent_bytes(W: np.ndarray, at: int) -> np.ndarray:
 
 
 @njit(cache=True)
+def _fetch_bucket(W: np.ndarray, address: int, key: int) -> None:
+    """Start bringing ``key``'s bucket into the caches (``W`` lies at ``address``), so that
+    a probe of it soon after waits less."""
+    prefetch(address + pages.WORD * _bucket(W, key))
+
+
+@njit(cache=True)
 def _find(W: np.ndarray, key: int) -> int:
     """The slot holding ``key``, or -1."""
     bucket = _bucket(W, key)
@@ -456,8 +463,7 @@ def negamax(
         # one deepened first) only when the score lands where it could change the result.
         searched_depth, whole_window = child_depth - reduction, k == 0
         if searched_depth > 0:  # the reply will probe the table: its bucket is fetched meanwhile
-            child_key = position_key(new_own, new_opp, new_kings, not black)
-            prefetch(address + 8 * _bucket(W, child_key))
+            _fetch_bucket(W, address, position_key(new_own, new_opp, new_kings, not black))
         while True:
             score = -negamax(
                 new_own,
@@ -523,7 +529,7 @@ def _transposition_cutoff(
         m = base + k * MOVE_SIZE
         new_own, new_opp, new_kings = play(own, opp, kings, black, W[m], W[m + 1], W[m + 2])
         W[m + 3] = position_key(new_own, new_opp, new_kings, not black)
-        prefetch(address + 8 * _bucket(W, W[m + 3]))
+        _fetch_bucket(W, address, W[m + 3])
     for k in range(n):
         m = base + k * MOVE_SIZE
         origin, captured, key = W[m], W[m + 2], W[m + 3]
