@@ -5,8 +5,14 @@ kingme is installed read-only (a system package, a container image). It also onl
 timestamp of the file holding the function it loads, not of the files it calls into, so a
 cache can go stale when another core module changes. Both are solved here: the cache lives in a
 directory named after a hash of every compiled module's source and the numba version — inside
-the package when that is writable, otherwise under the user's cache directory
+the package when it is a writable source checkout, otherwise under the user's cache directory
 (``$XDG_CACHE_HOME/kingme`` or ``~/.cache/kingme``).
+
+A copy installed by pip (a ``kingme-*.dist-info`` beside it) never gets the cache, writable or
+not: pip removes only the files it installed, so a cache left inside would outlive
+``pip uninstall kingme`` as a ``kingme`` folder without ``__init__.py`` in site-packages, a
+namespace package that Python then finds before an editable install of kingme, and
+``python -m kingme`` fails with "cannot import name '__version__' from 'kingme'".
 
 Import this module before numba compiles anything of the engine (``kingme.engine.bitops``
 imports it first).
@@ -53,6 +59,11 @@ def _writable(directory: Path) -> bool:
     return os.access(probe, os.W_OK | os.X_OK)
 
 
+def _installed(package: Path) -> bool:
+    """Whether the package was installed by an installer that records its files (pip)."""
+    return any(package.parent.glob(f"{package.name}-*.dist-info"))
+
+
 def cache_directory() -> Path:
     """The directory numba should cache the engine in (created if missing)."""
     import numba
@@ -61,7 +72,7 @@ def cache_directory() -> Path:
     for source in COMPILED_SOURCES:
         digest.update(source.read_bytes())
     name = f"numba-{digest.hexdigest()[:16]}"
-    if _writable(_HERE):
+    if not _installed(_HERE.parent) and _writable(_HERE):
         return _HERE / "__pycache__" / name
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     return base / "kingme" / name

@@ -15,7 +15,7 @@ import kingme
 from kingme.engine import numba_cache
 
 
-def test_a_writable_package_keeps_its_cache_inside_the_package() -> None:
+def test_a_writable_source_checkout_keeps_its_cache_inside_the_package() -> None:
     package = Path(numba_cache.__file__).parent
     assert numba_cache.CACHE_DIR.is_relative_to(package) or not os.access(package, os.W_OK)
 
@@ -33,6 +33,23 @@ def test_a_read_only_package_uses_the_user_cache_directory(monkeypatch: pytest.M
     monkeypatch.setattr(numba_cache, "_writable", lambda directory: False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert numba_cache.cache_directory().parent == tmp_path / "kingme"
+
+
+def test_a_copy_installed_by_pip_caches_in_the_user_directory_even_when_writable(tmp_path: Path) -> None:
+    """pip removes only the files it installed: a cache inside would outlive ``pip uninstall``
+    as a ``kingme`` namespace folder in site-packages, shadowing any later editable install."""
+    site = tmp_path / "site"
+    shutil.copytree(Path(kingme.__file__).parent, site / "kingme", ignore=shutil.ignore_patterns("__pycache__"))
+    (site / f"kingme-{kingme.__version__}.dist-info").mkdir()
+    home = tmp_path / "home"
+    env = {**os.environ, "PYTHONPATH": str(site), "XDG_CACHE_HOME": str(home / ".cache")}
+    code = "import kingme.engine.numba_cache as c; print(c.__file__); print(c.CACHE_DIR)"
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=site)
+    assert run.returncode == 0, run.stderr
+    module, cache = (Path(line) for line in run.stdout.split())
+    assert module.is_relative_to(site)
+    assert cache.is_relative_to(home / ".cache" / "kingme")
+    assert not list(site.rglob("numba-*"))
 
 
 def _read_only_run(site: Path, code: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
