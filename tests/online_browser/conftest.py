@@ -39,9 +39,12 @@ class Player(Play):
         return self.hook(f"presence-{color}")
 
     def move(self) -> None:
-        """Play a whole turn (this player must be to move)."""
+        """Play a whole turn (this player must be to move), and wait until the room has it: a
+        turn that did not go out fails here, on the mover's page, not later on the friend's."""
         expect(self.page.locator("#board [data-movable=true]").first).to_be_visible()
+        played = len(self.history())
         self.play_any_turn()
+        self.wait_for_history(played + 1)
 
     def position(self) -> dict[str, str]:
         """The pieces on the board, square by square: "white man", "black king"..."""

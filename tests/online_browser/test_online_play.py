@@ -199,6 +199,24 @@ def test_the_room_looks_right_on_a_phone_and_a_desktop(players):
     friend.screenshot("online-phone-full", full_page=True)
 
 
+def test_a_click_counts_when_the_board_is_redrawn_between_its_press_and_its_release(players):
+    """News from the room (here: the friend leaving) redraws the board at any moment, also while
+    the player's button is down on a piece; the click still picks the piece up."""
+    host, friend = players(), players()
+    friend.open_link(host.create(side="red"))
+    expect(host.connected("white")).to_have_attribute("data-connected", "true")
+    start = host.movable()[0]
+    host.square(start).locator("[data-piece]").evaluate("piece => { piece.dataset.drawnBefore = 'yes'; }")
+    box = host.square(start).bounding_box()
+    host.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    host.page.mouse.down()
+    friend.page.close()
+    expect(host.connected("white")).to_have_attribute("data-connected", "false")
+    expect(host.page.locator("[data-drawn-before]")).to_have_count(0)  # the piece was drawn anew
+    host.page.mouse.up()
+    expect(host.page.locator("#board [data-target=true]")).not_to_have_count(0)
+
+
 def test_a_dropped_connection_reconnects_by_itself_and_catches_up_on_what_it_missed(players):
     host, friend = players(), players()
     sockets = []

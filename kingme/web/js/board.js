@@ -56,6 +56,12 @@ export class BoardView {
       const cells = [];
       for (let k = 0; k < 4; k += 1) {
         const cell = el("g", { role: "gridcell", class: "sq", tabindex: "-1" }, row);
+        // The pointer lands on the cell's hit area, drawn once and never replaced; what render()
+        // draws lies in the drawing over it and takes no pointer events. A press and its release
+        // must land on the same element for the browser to make a click, and a render between
+        // the two (a friend's presence arriving online) replaces everything in the drawing.
+        el("rect", { width: CELL, height: CELL, class: "hit" }, cell);
+        el("g", { class: "drawing" }, cell);
         cell.addEventListener("click", () => this.handlers.onActivate(Number(cell.dataset.square)));
         cell.addEventListener("focus", () => {
           this.focusIndex = [r, k];
@@ -141,31 +147,32 @@ export class BoardView {
   }
 
   drawCell(cell, square, view) {
-    cell.textContent = "";
+    const drawing = cell.lastChild;
+    drawing.textContent = "";
     const piece = view.pieces[square];
     const target = view.targets.get(square);
     const movable = view.movable.has(square);
     const capturable = view.capturable.has(square);
-    el("rect", { width: CELL, height: CELL, class: "dark" }, cell);
-    if (view.lastMove.includes(square)) el("rect", { width: CELL, height: CELL, class: "last-move" }, cell);
-    if (view.hint.includes(square)) el("rect", { x: 4, y: 4, width: CELL - 8, height: CELL - 8, class: "hint-mark" }, cell);
-    if (view.selected === square) el("rect", { width: CELL, height: CELL, class: "selected-square" }, cell);
+    el("rect", { width: CELL, height: CELL, class: "dark" }, drawing);
+    if (view.lastMove.includes(square)) el("rect", { width: CELL, height: CELL, class: "last-move" }, drawing);
+    if (view.hint.includes(square)) el("rect", { x: 4, y: 4, width: CELL - 8, height: CELL - 8, class: "hint-mark" }, drawing);
+    if (view.selected === square) el("rect", { width: CELL, height: CELL, class: "selected-square" }, drawing);
     if (target?.next) cell.setAttribute("data-target", "true");
     else cell.removeAttribute("data-target");
     if (target && view.marks) {
-      el("circle", { cx: 50, cy: 50, r: target.next ? 20 : 17, class: target.next ? "target-dot" : "route-dot" }, cell);
+      el("circle", { cx: 50, cy: 50, r: target.next ? 20 : 17, class: target.next ? "target-dot" : "route-dot" }, drawing);
     }
-    if (piece) this.drawPiece(cell, piece, { movable, capturable: capturable && view.marks, selected: view.selected === square });
+    if (piece) this.drawPiece(drawing, piece, { movable, capturable: capturable && view.marks, selected: view.selected === square });
     // Numbers go over the pieces (a king's round trip lands where it started), outlined in black.
     if (target?.numbers.length && view.marks) {
-      const label = el("text", { x: 50, y: 60, class: "landing-number" }, cell);
+      const label = el("text", { x: 50, y: 60, class: "landing-number" }, drawing);
       label.textContent = target.numbers.join(",");
     }
     if (view.numbers) {
-      const number = el("text", { x: 5, y: 5, class: "sq-number" }, cell);
+      const number = el("text", { x: 5, y: 5, class: "sq-number" }, drawing);
       number.textContent = String(square);
     }
-    el("rect", { x: 3, y: 3, width: CELL - 6, height: CELL - 6, rx: 6, class: "focus-ring" }, cell);
+    el("rect", { x: 3, y: 3, width: CELL - 6, height: CELL - 6, rx: 6, class: "focus-ring" }, drawing);
     const state = {
       piece, target, movable, capturable, selected: view.selected === square,
       lastMove: view.lastMove.includes(square), hint: view.hint.includes(square),
