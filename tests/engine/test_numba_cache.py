@@ -35,11 +35,17 @@ def test_a_read_only_package_uses_the_user_cache_directory(monkeypatch: pytest.M
     assert numba_cache.cache_directory().parent == tmp_path / "kingme"
 
 
+def _copy_of_kingme(site: Path) -> Path:
+    """``site`` holding a copy of this kingme package without its caches, as an installer
+    would lay it out."""
+    shutil.copytree(Path(kingme.__file__).parent, site / "kingme", ignore=shutil.ignore_patterns("__pycache__"))
+    return site
+
+
 def test_a_copy_installed_by_pip_caches_in_the_user_directory_even_when_writable(tmp_path: Path) -> None:
     """pip removes only the files it installed: a cache inside would outlive ``pip uninstall``
     as a ``kingme`` namespace folder in site-packages, shadowing any later editable install."""
-    site = tmp_path / "site"
-    shutil.copytree(Path(kingme.__file__).parent, site / "kingme", ignore=shutil.ignore_patterns("__pycache__"))
+    site = _copy_of_kingme(tmp_path / "site")
     (site / f"kingme-{kingme.__version__}.dist-info").mkdir()
     home = tmp_path / "home"
     env = {**os.environ, "PYTHONPATH": str(site), "XDG_CACHE_HOME": str(home / ".cache")}
@@ -68,8 +74,7 @@ def _read_only_run(site: Path, code: str, env: dict[str, str]) -> subprocess.Com
 
 
 def test_an_installed_read_only_copy_compiles_once_into_the_user_cache_and_then_loads_it(tmp_path: Path) -> None:
-    site = tmp_path / "site"
-    shutil.copytree(Path(kingme.__file__).parent, site / "kingme", ignore=shutil.ignore_patterns("__pycache__"))
+    site = _copy_of_kingme(tmp_path / "site")
     for path in site.rglob("*"):
         path.chmod(0o555 if path.is_dir() else 0o444)
     home = tmp_path / "home"

@@ -147,7 +147,7 @@ export class BoardView {
   }
 
   drawCell(cell, square, view) {
-    const drawing = cell.lastChild;
+    const drawing = cell.lastChild; // build() put it over the cell's hit area, which stays
     drawing.textContent = "";
     const piece = view.pieces[square];
     const target = view.targets.get(square);
