@@ -1,4 +1,4 @@
-"""Each layer imports only the layers before it: rules → game → engine → daily → server, and cli last."""
+"""Each layer imports only the layers before it: rules → game → engine → daily → review → server, and cli last."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "kingme"
-ORDER = ["rules", "game", "engine", "daily", "server", "cli"]
+ORDER = ["rules", "game", "engine", "daily", "review", "server", "cli"]
 #: What each layer may import from kingme besides itself (the cli may import everything).
 ALLOWED = {layer: set(ORDER[:i]) for i, layer in enumerate(ORDER)}
 
