@@ -19,12 +19,15 @@ import multiprocessing
 import os
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from typing import Any, TypeVar
 
 from kingme.engine.levels import check_level
 from kingme.engine.player import choose_move, hint, warm_up
 from kingme.game import Game
+
+T = TypeVar("T")
 
 
 def _watch_parent(parent: int) -> None:
@@ -54,6 +57,7 @@ class EnginePool:
     def __init__(self, workers: int = 2) -> None:
         if not isinstance(workers, int) or workers < 1:
             raise ValueError("an engine pool needs at least one worker")
+        self.workers = workers
         context = multiprocessing.get_context("spawn")
         self._executor = ProcessPoolExecutor(
             max_workers=workers, mp_context=context, initializer=_start_worker, initargs=(os.getpid(),)
@@ -72,6 +76,15 @@ class EnginePool:
         """A suggested move for the side to move in ``record`` (full path)."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, _hint_from_record, record)
+
+    async def run(self, function: Callable[..., T], *args: Any) -> T:
+        """``function(*args)`` in a worker: any engine work of a layer above (a review's
+        positions, the analysis board's lines). ``function`` must be a module-level function and
+        its arguments and result picklable; it runs beside the moves of other games, so a caller
+        that queues many calls limits how many it keeps in flight (``workers`` says how many run
+        at once)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, function, *args)
 
     def close(self) -> None:
         """Stop the workers; queued searches are cancelled, a running one is not waited for."""
