@@ -4,7 +4,7 @@ numba passes an array argument as a struct of seven fields and counts a referenc
 call. The search's ``negamax`` is called once a node, so each array it took cost every node.
 Handed the address of its work array as one int64 instead, each node rebuilds a view of it with
 ``carray`` (no copy and no reference count), and the endgame tables' addresses are read from the
-work array: the same searches, about 8% less CPU (README, *Speed*).
+work array: the same searches, about 8% less CPU (docs/engine.md, *Speed*).
 
 The caller keeps the arrays alive while the search runs (``search.search_root`` is called with
 them in hand) and passes only C-contiguous arrays of the right type (it checks).

@@ -49,7 +49,7 @@ PLANS: dict[str, Plan] = {
     "casual": Plan(depth=3, nodes=30_000, noise=40, full_eval=False, table_bits=14),
     "club": Plan(depth=6, nodes=100_000, noise=12, slip_chance=0.125, slip_noise=45, table_bits=17),
     # Strong reads a fortieth of master's nodes and plays no book: with master's book and 250k
-    # nodes it drew so often with master that the ladder's 70% step failed (README, *Ladder*).
+    # nodes it drew so often with master that the ladder's 70% step failed (docs/strength.md, *The ladder*).
     "strong": Plan(depth=14, nodes=100_000, table_bits=18, endings=True),
     "master": Plan(depth=60, nodes=4_000_000, table_bits=21, endings=True, book=True),
 }

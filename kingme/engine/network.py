@@ -3,7 +3,7 @@
 A small neural network reads the whole board at once, where the learned table of
 ``evaluation.py`` sums features of a few squares each (two rows at most): it sees a formation
 together with what stands anywhere else, which is what the table could not express however it
-was refitted (see the README's *Strength*).
+was refitted (see docs/engine.md).
 
 Inputs (``INPUTS`` = 128): the side to move's men, its kings, the opponent's men and its kings,
 one input a square each, the board turned 180 degrees when White is to move (square ``i`` ↔

@@ -4,7 +4,7 @@ numba's own loops compute the network correctly but slowly: it types every produ
 16-bit numbers as a 64-bit number (a quarter of a vector register's lanes), adds each neuron's
 lanes one by one, and loads and stores the first layer's sums for every piece. Written directly
 as vectors, the whole network takes a third of the time (107 against 350 ns a position, see the
-README's *Speed*), computing the same whole numbers.
+docs/engine.md, *Speed*), computing the same whole numbers.
 
 The kernels are made for given sizes (``first_layer``, ``second_layer``) and compiled into
 ``network.network_score``. They use one processor-specific instruction, AVX2's ``vpmaddwd``

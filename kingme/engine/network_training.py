@@ -53,7 +53,7 @@ LEARNING_RATE = 1e-3
 DECAY = 0.7
 #: The TD(lambda) of the labels: how much of a position's label is what the game's later
 #: positions' searches (and in the end its result) say rather than its own search. 0 is the
-#: search's score alone, 1 the result alone. (Measured: the README's *Strength*, session 15.)
+#: search's score alone, 1 the result alone. (Measured: docs/engine.md, *The evaluation network*.)
 TD = 0.9
 #: The random draws (first weights, order of the positions): the same games give the same network.
 SEED = 1

@@ -14,7 +14,7 @@ Two things make each miss dearer than it need be, and this module removes both:
   straddled two 64-byte lines (two misses instead of one). Here the table starts on a 2 MB
   boundary, so every bucket lies within one line.
 
-Neither changes a number the search computes: the same searches, only faster (README, *Speed*).
+Neither changes a number the search computes: the same searches, only faster (docs/engine.md, *Speed*).
 Where ``MADV_HUGEPAGE`` does not exist (not Linux) or the system refuses it, the memory is still
 aligned and simply stays in small pages.
 """

@@ -94,7 +94,7 @@ LATE_MOVE_DEPTH = 2
 #: Quiet moves from the sixth on are searched two plies less when the reduced search keeps at
 #: least a ply (Scan reduces two plies from the fifth move; Cake's 2017 trial of deeper
 #: reductions lost). With futility pruning: 20.0 against 19 median plies at master's budget,
-#: +7 ± 21 at 250,000 nodes over all 157 ballots (README *Strength*).
+#: +7 ± 21 at 250,000 nodes over all 157 ballots (docs/engine.md).
 LATER_MOVE = 5
 LATER_MOVE_DEPTH = 3
 #: ... and only with more pieces than this on the board: in the endgame every king move counts
@@ -114,7 +114,7 @@ TRUNCATION_MOST = 2
 ETC_DEPTH = 3
 #: Captures are tried in order of what they take: each piece counts ``CAPTURED_PIECE``, each king
 #: ``CAPTURED_KING`` more (3.8% fewer nodes to depth 16 than ordering by the captured squares'
-#: bits as a number; +14 ± 21 at 250,000 nodes over all 157 ballots, README *Strength*).
+#: bits as a number; +14 ± 21 at 250,000 nodes over all 157 ballots, docs/engine.md).
 CAPTURED_PIECE = 64
 CAPTURED_KING = 32
 #: Threats at the horizon (after Cake): a quiet leaf whose opponent could capture if it were its
@@ -129,7 +129,7 @@ THREAT_ABOVE = 200
 #: searched, except those that crown or threaten a capture — the moves that can change the
 #: score by more than the margin; a man is 100. The node fails low with that bound. Nodes to
 #: complete depth 16 on the bench positions: 16% fewer with depth 1 only (10% with a margin of
-#: 150), 23% fewer up to depth 2, no fewer up to 3; even at 250,000 nodes (README *Strength*).
+#: 150), 23% fewer up to depth 2, no fewer up to 3; even at 250,000 nodes (docs/engine.md).
 FUTILITY_DEPTH = 2
 FUTILITY_MARGIN = 100
 

@@ -4,8 +4,8 @@ A server with a thousand online rooms (and the benchmark client driving them) ho
 long-lived objects. CPython's default thresholds run a collection every 700 allocations, and
 every so often a full collection walks all of those objects, stalling every connection at once:
 `kingme bench online --games 1000` measured a p99 round trip of about 400 ms with the defaults,
-and 21 ms with the settings below (p50 unchanged at under 2 ms; the README's table of that
-benchmark has the figures).
+and 21 ms with the settings below (p50 unchanged at under 2 ms; the table of that
+benchmark in docs/operations.md has the figures).
 
 Even then, at 1,000 games each young collection walked 80,000–110,000 objects — the games'
 moves, kept for the whole game, and each connection's pending read, made again at every

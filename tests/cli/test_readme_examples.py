@@ -1,4 +1,4 @@
-"""Every command example and code block of README.md stays true.
+"""Every command example and code block of README.md and of the documents in docs/ stays true.
 
 Each ``kingme …`` example (in a ``sh`` block, a plain block or inline code) must name a command
 of ``kingme`` and only options that command has. An example without placeholders must also be
@@ -19,8 +19,23 @@ import pytest
 
 from kingme.cli import COMMANDS, GROUPS, command_parser, main
 
-README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-BLOCKS = re.findall(r"```(\w*)\n(.*?)```", README, re.S)
+ROOT = Path(__file__).resolve().parents[2]
+#: The README first, then the documents it points to that give commands, in the order a reader
+#: meets them (the Python blocks run in this order, one after another).
+DOCUMENTS = (
+    "README.md",
+    "docs/playing.md",
+    "docs/operations.md",
+    "docs/cli.md",
+    "docs/pdn.md",
+    "docs/engine.md",
+    "docs/strength.md",
+    "docs/egdb.md",
+    "docs/puzzles.md",
+    "docs/development.md",
+)
+TEXT = "\n".join((ROOT / name).read_text(encoding="utf-8") for name in DOCUMENTS)
+BLOCKS = re.findall(r"```(\w*)\n(.*?)```", TEXT, re.S)
 
 #: Concrete examples that are not run here, and why.
 NOT_RUN = {
@@ -80,6 +95,12 @@ NOT_RUN = {
     "kingme book build": "hours of searches into the package's opening book",
     "kingme book build --nodes 4000000": "an hour of searches into the package's opening book",
     "kingme bench startup --runs 10": "starts a hundred processes: run by hand",
+    "kingme bench startup": "starts dozens of processes: run by hand",
+    "kingme bench movegen": "perft(9) three times in pure Python: minutes",
+    "kingme bench egdb": "builds the 4-piece tables, then a million probes",
+    "kingme bench online": "a minute of concurrent WebSocket games (tests/online/test_bench_smoke.py)",
+    "kingme bench online --games 1000 --seconds 20": "2,000 WebSockets for 20 s (tests/online/test_bench_smoke.py)",
+    "kingme bench engine --positions 8 --levels master": "a minute of master's searches",
 }
 #: Shell lines of the README that are not kingme commands, and why they are not run here.
 OTHER_LINES = {
@@ -108,7 +129,7 @@ def _shell_lines() -> list[str]:
 
 
 def _examples() -> list[str]:
-    inline = [" ".join(span.split()) for span in re.findall(r"`(kingme [^`]*)`", README)]
+    inline = [" ".join(span.split()) for span in re.findall(r"`(kingme [^`]*)`", TEXT)]
     found = []
     for line in _shell_lines():
         if line in OTHER_LINES:
@@ -187,8 +208,8 @@ def test_the_pdn_example_is_a_legal_game(tmp_path: Path, capsys: pytest.CaptureF
 
 
 def test_the_python_blocks_run_one_after_another() -> None:
-    """In the README's order, as a reader pastes them into one session."""
+    """In the documents' order, as a reader pastes them into one session."""
     namespace: dict[str, object] = {}
     for language, body in BLOCKS:
         if language == "python":
-            exec(compile(body, "README.md", "exec"), namespace)
+            exec(compile(body, "README.md and docs", "exec"), namespace)

@@ -329,7 +329,7 @@ def test_generate_finds_a_puzzle_in_an_engine_game_that_then_verifies(
 
 
 #: The puzzles of the first release, in order. New puzzles are appended after them, never
-#: inserted or reordered, so the days that have passed keep their puzzle (see README, daily).
+#: inserted or reordered, so the days that have passed keep their puzzle (see docs/puzzles.md).
 FIRST_RELEASE = 389
 FIRST_RELEASE_SHA256 = "52a03e07848b1226b240db12245d02098eb0e5e671f50153dbcd19ae6a8ff8da"
 

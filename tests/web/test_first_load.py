@@ -1,7 +1,7 @@
 """The first visit's weight, measured as Chromium receives it (issue 13: at most 60 KB).
 
 Bytes, not time: what crossed the wire (headers and gzipped bodies) from a cold cache until the
-page is ready and the network is idle, the page's API answers included. The README quotes the
+page is ready and the network is idle, the page's API answers included. docs/operations.md quotes the
 figure this test prints.
 """
 

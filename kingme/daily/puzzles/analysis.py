@@ -12,7 +12,7 @@ them for the ending (``kingme.engine.egdb``, a lookup per move), else by solving
 less its distance, so a quicker win scores higher, a draw 0: the tables' distance is to
 conversion (the next capture or man's move, as the engine plays endings), the solver's to the
 end; both make the same moves winning, and the first sound four classics have the same
-quickest moves by either (see the README's *The daily game and the daily puzzle*).
+quickest moves by either (see docs/puzzles.md).
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ MARGIN = 100
 #: good move: at least this far ahead (half a man), with every other move ``MARGIN`` below it.
 #: The line still wins its man of material, as the title says, and nothing else keeps an edge;
 #: only the engine's opinion of what that man is worth has dropped, which is no fault a player
-#: would hold against the puzzle (see the README's *The daily game and the daily puzzle*).
+#: would hold against the puzzle (see docs/puzzles.md).
 AHEAD = 50
 #: The verification depth (plies, captures read to the end): the depth master read when the
 #: collection was first verified; master reads 16 to 19 plies now, so lines in doubt go deeper.
