@@ -51,11 +51,23 @@ _LINE_WIDTH = 79
 
 
 @dataclass
+class PdnVariation:
+    """A line of moves other than the game's: its moves, its comments (paired as a game's are)
+    and its own variations. A variation ``(i, line)`` of a game or of a line is an alternative to
+    its move ``i``: ``line`` starts in the position before that move, and is written after it."""
+
+    moves: list[str] = field(default_factory=list)
+    comments: list[tuple[int, str]] = field(default_factory=list)
+    variations: list[tuple[int, PdnVariation]] = field(default_factory=list)
+
+
+@dataclass
 class PdnGame:
     """One game as text: its tags, its move tokens and the line each was on, its result.
 
     ``comments`` pairs each comment with the number of moves before it (0: before the first
-    move). ``number`` is the game's position in its file (1 for the first) and ``line`` the line
+    move). ``variations`` (see ``PdnVariation``) are written, never read: the reader skips
+    them. ``number`` is the game's position in its file (1 for the first) and ``line`` the line
     it starts on; like ``move_lines`` they are only for messages and play no part in equality.
     """
 
@@ -63,6 +75,7 @@ class PdnGame:
     moves: list[str] = field(default_factory=list)
     result: str = "*"
     comments: list[tuple[int, str]] = field(default_factory=list)
+    variations: list[tuple[int, PdnVariation]] = field(default_factory=list)
     move_lines: list[int] = field(default_factory=list, compare=False)
     number: int = field(default=1, compare=False)
     line: int = field(default=1, compare=False)
@@ -272,6 +285,31 @@ def _comment_text(text: str) -> str:
     return " ".join(text.replace("}", ")").split())
 
 
+def _line_words(game: PdnGame, line: PdnVariation, first_ply: int) -> list[str]:
+    """The words of ``line``, whose first move is the game's ply ``first_ply``: each move with
+    its number (a White move's only where the text before it is not its Black move), the
+    comments after the moves they follow, and the variations of a move, each in parentheses,
+    after the move and its comments."""
+    comments: dict[int, list[str]] = {}
+    for ply, text in line.comments:
+        comments.setdefault(ply, []).append(f"{{{_comment_text(text)}}}")
+    variations: dict[int, list[PdnVariation]] = {}
+    for index, variation in line.variations:
+        variations.setdefault(index, []).append(variation)
+    words = list(comments.get(0, []))
+    numbered = True  # the next move needs its number even when it is White's
+    for index, move in enumerate(line.moves):
+        number = game.move_number(first_ply + index)
+        words += [move] if number.endswith("...") and not numbered else [number, move]
+        words += comments.get(index + 1, [])
+        numbered = bool(comments.get(index + 1))
+        for variation in variations.get(index, []):
+            inner = _line_words(game, variation, first_ply + index)
+            words += [f"({inner[0]}", *inner[1:-1], f"{inner[-1]})"] if len(inner) > 1 else [f"({inner[0]})"]
+            numbered = True
+    return words
+
+
 def format_game(game: PdnGame) -> str:
     """One game as PDN text: tags (roster first), a blank line, numbered moves, the result."""
     if game.result not in RESULTS:
@@ -283,18 +321,7 @@ def format_game(game: PdnGame) -> str:
             raise PdnError(f"{name[:40]!r} is not a tag name (letters, digits and _)")
     ordered = [n for n in TAG_ORDER if n in tags] + [n for n in tags if n not in TAG_ORDER]
     lines = [f'[{name} "{_tag_value(tags[name])}"]' for name in ordered]
-    comments: dict[int, list[str]] = {}
-    for ply, text in game.comments:
-        comments.setdefault(ply, []).append(text)
-    words: list[str] = []
-    for ply, move in enumerate(game.moves):
-        words += [f"{{{_comment_text(c)}}}" for c in comments.get(ply, [])]
-        number = game.move_number(ply)
-        if number.endswith("...") and ply > 0 and not comments.get(ply):
-            words.append(move)
-        else:
-            words += [number, move]
-    words += [f"{{{_comment_text(c)}}}" for c in comments.get(len(game.moves), [])]
+    words = _line_words(game, PdnVariation(game.moves, game.comments, game.variations), 0)
     words.append(game.result)
     wrapped: list[str] = []
     row = ""
@@ -309,7 +336,8 @@ def format_game(game: PdnGame) -> str:
 
 
 def write_pdn(games: PdnGame | Iterable[PdnGame]) -> str:
-    """Games as PDN text, separated by blank lines; ``read_pdn`` reads them back unchanged."""
+    """Games as PDN text, separated by blank lines; ``read_pdn`` reads them back unchanged
+    (their variations aside, which it skips)."""
     if isinstance(games, PdnGame):
         games = [games]
     return "\n".join(format_game(game) for game in games)

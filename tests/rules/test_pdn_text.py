@@ -8,7 +8,7 @@ import re
 import pytest
 
 from kingme.rules import KingmeError, PdnError
-from kingme.rules.pdn import MAX_PDN_CHARS, PdnGame, read_pdn, write_pdn
+from kingme.rules.pdn import MAX_PDN_CHARS, PdnGame, PdnVariation, read_pdn, write_pdn
 
 
 def test_tags_moves_and_result_are_read():
@@ -98,6 +98,29 @@ def test_writing_gives_the_roster_tags_first_then_numbered_moves_and_the_result(
 def test_a_game_where_white_starts_is_written_with_an_ellipsis():
     game = PdnGame(tags={"FEN": "W:W21-32:B1-12"}, moves=["22-18", "11-15", "18x11"])
     assert write_pdn(game).endswith("\n1... 22-18 2. 11-15 18x11 *\n")
+
+
+def test_variations_are_written_in_parentheses_after_the_move_they_replace_with_their_numbers():
+    deeper = PdnVariation(["26x17"], [(1, "eval +0.40")])
+    other = PdnVariation(["9-14", "22-18"], variations=[(1, PdnVariation(["21-17"], variations=[]))])
+    game = PdnGame(
+        moves=["11-15", "23-19", "8-11", "22-17"],
+        comments=[(1, "eval +0.10, depth 12")],
+        variations=[
+            (0, other),
+            (1, PdnVariation(["22-18"])),
+            (3, PdnVariation(["26-22", "11-16"], variations=[(1, deeper)])),
+        ],
+    )
+    assert " ".join(write_pdn(game).split()).endswith(
+        "1. 11-15 {eval +0.10, depth 12} (1. 9-14 22-18 (1... 21-17)) 1... 23-19 (1... 22-18) "
+        "2. 8-11 22-17 (2... 26-22 3. 11-16 (3. 26x17 {eval +0.40})) *"
+    )
+
+
+def test_a_game_written_with_variations_reads_back_as_its_main_line():
+    game = PdnGame(tags={"Result": "*"}, moves=["11-15", "23-19"], variations=[(1, PdnVariation(["22-18", "15x22"]))])
+    assert read_pdn(write_pdn(game)) == [PdnGame(tags={"Result": "*"}, moves=["11-15", "23-19"])]
 
 
 def test_long_move_text_is_wrapped_and_still_reads_back():
