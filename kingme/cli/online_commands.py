@@ -20,9 +20,9 @@ def _bench(args: argparse.Namespace) -> int:
         print(soak_report(soak_online(args.soak)))
         return 0
 
-    check_run(args.games, args.seconds, args.think, args.url, args.processes)
+    check_run(args.games, args.seconds, args.think, args.url, args.processes, args.load)
     print(f"online: seating {plural(args.games, 'game')} ({2 * args.games} WebSocket connections)…", flush=True)
-    print(report(bench_online(args.games, args.seconds, args.think, args.url, args.processes)))
+    print(report(bench_online(args.games, args.seconds, args.think, args.url, args.processes, args.load)))
     return 0
 
 
@@ -49,9 +49,10 @@ def report(figures: Figures) -> str:
     ordered = sorted(figures.round_trips)
     p50 = statistics.median(ordered) * 1000
     p99 = ordered[min(moves - 1, int(moves * 0.99))] * 1000
+    load = f", {plural(figures.load, 'busy process', 'busy processes')} beside them" if figures.load else ""
     lines = [
         f"online: {games} ({plural(2 * figures.games, 'connection')}) on "
-        f"{plural(figures.processes, 'server process', 'server processes')} for {figures.seconds:.1f} s",
+        f"{plural(figures.processes, 'server process', 'server processes')} for {figures.seconds:.1f} s{load}",
         f"moves: {moves:,} ({moves / figures.seconds:.0f} moves/s), games finished: {figures.finished_games:,}, "
         f"errors: {errors_text}",
         f"stalled games (a move acknowledged, not seen by the opponent within {STALL_SECONDS:.0f} s): "
@@ -80,7 +81,7 @@ def _loopback_url(text: str) -> str:
 
 def bench_online_options(bench: argparse.ArgumentParser) -> None:
     """``kingme bench online --games N``: concurrent games over WebSockets on loopback."""
-    from kingme.server.online.bench import MAX_GAMES, MAX_SECONDS, MAX_SOAK_MINUTES
+    from kingme.server.online.bench import MAX_GAMES, MAX_LOAD, MAX_SECONDS, MAX_SOAK_MINUTES
 
     bounded = "so that a run cannot take over the machine"
     bench.add_argument(
@@ -110,6 +111,14 @@ def bench_online_options(bench: argparse.ArgumentParser) -> None:
         default=1,
         help="2: two servers on KINGME_DATABASE_URL (PostgreSQL) and KINGME_REDIS_URL, "
         "each game's players on different ones; reports stalled games",
+    )
+    bench.add_argument(
+        "--load",
+        type=whole_number(0, MAX_LOAD, bounded),
+        default=0,
+        metavar="N",
+        help=f"start N busy processes (one core each) beside the run and stop them at its end, "
+        f"to measure on a loaded machine (default 0, at most {MAX_LOAD})",
     )
     bench.add_argument(
         "--soak",

@@ -7,9 +7,13 @@ they come back.
 
 Sending to Redis never holds up a move: messages wait in a bounded outbox that one task sends
 in pipelined batches, each bounded by a timeout. A batch that cannot be sent (Redis down, hung
-or slow) is not silently dropped: its channels are reported through ``on_lost`` once Redis
-answers again, so the server can announce those rooms' versions and the other processes
-reload them from the database. When the listening connection drops it is re-established with
+or slow) is sent again, first, until Redis takes it: a batch that timed out may or may not have
+reached Redis, and a message heard twice is skipped by its event number, while a message
+dropped was a move its opponent never saw (issue 41: under load, batches of 500 timed out and
+their moves reached the opponents only through the version checks, seconds later). Only
+messages pushed out of a full outbox are lost; their channels are reported through
+``on_lost`` once Redis answers again, so the server can announce those rooms' versions and the
+other processes reload them from the database. When the listening connection drops it is re-established with
 back-off and ``on_reconnect`` runs, so the server can re-sync the clients that may have missed
 messages meanwhile.
 
@@ -150,8 +154,10 @@ class RedisOptions:
     timeout: float = 3.0
     #: Messages waiting to be sent before the oldest are dropped (their rooms are then announced).
     outbox: int = 20_000
-    #: Messages sent in one pipelined round trip.
-    batch: int = 500
+    #: Messages sent in one pipelined round trip: about 400 kB of events (a move's event with its
+    #: state is a few kB), which a starved process still sends well within ``timeout``; batches
+    #: of 500 (2 MB) timed out on a loaded machine (issue 41), and each retry resends the batch.
+    batch: int = 100
     #: The start of every key and channel name, so several installations can share one Redis.
     prefix: str = "kingme:"
 
@@ -237,6 +243,8 @@ class RedisPubSub:
         self._task: asyncio.Task[None] | None = None
         self._sender: asyncio.Task[None] | None = None
         self._outbox: deque[tuple[str, str]] = deque()
+        #: A batch that could not be sent, sent again before anything newer.
+        self._unsent: list[tuple[str, str]] = []
         self._wake = asyncio.Event()
         self._lost: set[str] = set()
         self._handler: Handler = lambda channel, message: None
@@ -366,13 +374,16 @@ class RedisPubSub:
         return await self._ask(f"giving back places in {key}", give_back) is not None
 
     async def _send(self) -> None:
-        """Send the outbox in pipelined batches; report lost channels once sending works again."""
+        """Send the outbox in pipelined batches, a failed batch again first; report lost
+        channels once sending works again."""
         attempt = 0
         while True:
-            if not self._outbox and not self._lost:
+            if not self._unsent and not self._outbox and not self._lost:
                 await self._wake.wait()
             self._wake.clear()
-            if self._outbox:
+            if self._unsent:
+                batch = self._unsent
+            elif self._outbox:
                 batch = [self._outbox.popleft() for _ in range(min(len(self._outbox), self.options.batch))]
             else:  # only lost channels: probe Redis before announcing them
                 batch = []
@@ -381,14 +392,15 @@ class RedisPubSub:
             except asyncio.CancelledError:
                 raise
             except Exception as error:
-                self._lost.update(channel for channel, _ in batch)
+                self._unsent = batch
                 if not self._publish_failing:  # say it once per outage, not once per message
-                    log.warning("publishing to Redis failed (%r); rooms will be re-announced", error)
+                    log.warning("publishing to Redis failed (%r); sending again", error)
                 self._publish_failing = True
                 await asyncio.sleep(self.BACKOFF[min(attempt, len(self.BACKOFF) - 1)])
                 attempt += 1
                 continue
             attempt = 0
+            self._unsent = []
             if self._publish_failing:
                 log.warning("publishing to Redis works again")
             self._publish_failing = False

@@ -8,7 +8,7 @@ import pytest
 from async_support import in_thread
 
 from kingme.cli.online_commands import report, soak_report
-from kingme.server.online.bench import Figures, bench_online, check_loopback, check_run, soak_online
+from kingme.server.online.bench import Figures, bench_online, busy_processes, check_loopback, check_run, soak_online
 
 
 def test_the_online_benchmark_plays_games_and_reports_round_trips():
@@ -16,6 +16,16 @@ def test_the_online_benchmark_plays_games_and_reports_round_trips():
     assert not figures.errors and len(figures.round_trips) > 4
     printed = report(figures)
     assert "moves/s" in printed and "p99" in printed
+
+
+def test_the_load_option_runs_busy_processes_beside_the_games_and_stops_them():
+    with busy_processes(2) as busy:
+        assert [process.poll() for process in busy] == [None, None]  # spinning meanwhile
+    assert all(process.poll() is not None for process in busy)
+    with pytest.raises(ValueError, match="--load must be from 0 to 16"):
+        check_run(2, 5, 1, load=17)
+    loaded = Figures(2, seconds=2.0, round_trips=[0.01, 0.02], load=2)
+    assert "for 2.0 s, 2 busy processes beside them" in report(loaded) and "p99 20.0 ms" in report(loaded)
 
 
 def test_the_online_report_counts_in_words():

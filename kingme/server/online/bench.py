@@ -10,6 +10,10 @@ schema of the run's own, dropped afterwards) and Redis (``KINGME_REDIS_URL``, un
 of the run's own), and each game's players sit on different processes. A game *stalls* when a
 move acknowledged to its sender is not seen by the opponent within ``STALL_SECONDS``; the report
 counts such games.
+
+``load=N`` starts N busy processes beside the run (each spins on a core until the run ends), so
+the stalls and the round trips can be measured on a machine that is not quiet, as a real server
+rarely is; they are stopped when the run ends, however it ends.
 """
 
 from __future__ import annotations
@@ -47,6 +51,11 @@ MAX_SECONDS = 600
 #: Seconds a server process may take to start (generous: the machine may be busy).
 START_SECONDS = 90
 LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
+#: The most busy processes ``--load`` starts: enough to load any machine this runs on, bounded so
+#: a typo cannot start thousands.
+MAX_LOAD = 16
+#: What each busy process runs: a loop that only ends when it is stopped.
+BUSY_LOOP = "while True: pass"
 
 
 @dataclass
@@ -66,6 +75,8 @@ class Figures:
     #: Server processes the games were spread over, and the games that stalled at least once.
     processes: int = 1
     stalled_games: set[int] = field(default_factory=set)
+    #: Busy processes that ran beside the games (``--load``).
+    load: int = 0
 
 
 def check_loopback(url: str) -> None:
@@ -283,7 +294,9 @@ def _cpu(servers: Sequence[ServerProcess]) -> float | None:
     return sum(s for s in seconds if s is not None) if servers and None not in seconds else None
 
 
-def check_run(games: int, seconds: float, think: float, url: str | None = None, processes: int = 1) -> None:
+def check_run(
+    games: int, seconds: float, think: float, url: str | None = None, processes: int = 1, load: int = 0
+) -> None:
     """Refuse a run that is unbounded or leaves loopback (``ValueError`` naming the problem)."""
     if not 1 <= games <= MAX_GAMES:
         raise ValueError(f"--games must be from 1 to {MAX_GAMES}")
@@ -293,6 +306,8 @@ def check_run(games: int, seconds: float, think: float, url: str | None = None, 
         raise ValueError("--think must be from 0 to 60 seconds")
     if processes not in (1, 2):
         raise ValueError("--processes must be 1 or 2")
+    if not 0 <= load <= MAX_LOAD:
+        raise ValueError(f"--load must be from 0 to {MAX_LOAD} busy processes")
     if processes == 2 and url is not None:
         raise ValueError("--processes 2 starts its own two servers; leave out --url")
     if processes == 2 and not (os.environ.get("KINGME_DATABASE_URL") and os.environ.get("KINGME_REDIS_URL")):
@@ -301,10 +316,34 @@ def check_run(games: int, seconds: float, think: float, url: str | None = None, 
         check_loopback(url)
 
 
-def bench_online(games: int, seconds: float, think: float, url: str | None = None, processes: int = 1) -> Figures:
-    """Run the benchmark against ``url``, or against one or two servers of its own started for the run."""
-    check_run(games, seconds, think, url, processes)
+@contextlib.contextmanager
+def busy_processes(count: int) -> Iterator[list[subprocess.Popen[bytes]]]:
+    """``count`` processes that each keep a core busy until the block ends (however it ends)."""
+    busy: list[subprocess.Popen[bytes]] = []
+    try:
+        for _ in range(count):
+            busy.append(subprocess.Popen([sys.executable, "-c", BUSY_LOOP]))
+        yield busy
+    finally:
+        for process in busy:
+            process.kill()
+            process.wait(timeout=10)
+
+
+def bench_online(
+    games: int, seconds: float, think: float, url: str | None = None, processes: int = 1, load: int = 0
+) -> Figures:
+    """Run the benchmark against ``url``, or against one or two servers of its own started for
+    the run, with ``load`` busy processes beside it."""
+    check_run(games, seconds, think, url, processes, load)
     tune_for_many_live_objects()  # this client holds the state of 2 × games connections
+    with busy_processes(load):
+        figures = _bench_online(games, seconds, think, url, processes)
+    figures.load = load
+    return figures
+
+
+def _bench_online(games: int, seconds: float, think: float, url: str | None, processes: int) -> Figures:
     if url is not None:
         return asyncio.run(run_bench([url.rstrip("/")], games, seconds, think))
     with tempfile.TemporaryDirectory(prefix="kingme-bench-") as data_dir:

@@ -173,11 +173,12 @@ def parse_event(kind: str, data: dict[str, Any]) -> RoomEvent:
 
 @dataclass(frozen=True)
 class Numbered:
-    """An event with its number in the room's log."""
+    """An event with its number in the room's log, and when it was stored (Unix seconds)."""
 
     number: int
     event: RoomEvent
+    at: int = 0
 
     @classmethod
     def from_stored(cls, stored: StoredEvent) -> Numbered:
-        return cls(stored.number, parse_event(stored.kind, stored.data))
+        return cls(stored.number, parse_event(stored.kind, stored.data), stored.at)

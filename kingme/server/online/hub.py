@@ -7,7 +7,11 @@ the version it has been brought to (one client's welcome must not hide an event 
 another). An event that skips a client's number makes the hub catch the room's clients up from
 the database, rooms whose broadcasts could not be sent are announced again when Redis answers,
 and, with several processes, the versions of the rooms with clients here are compared with the
-database every few seconds, so a lost message costs at most that long.
+database every few seconds, so a lost message costs at most that long. Catching a client up
+brings this process's copy of the room forward from the log (``RoomRepository.refresh``), not
+by reading the whole room again: after a batch of broadcasts was held up, hundreds of rooms are
+caught up at once, and reading each whole on a loaded process took the last ones past 5 s
+(issue 41; the batch itself is now sent again, see ``kingme.server.pubsub``).
 
 Presence is not in the event log: each process announces its connection counts per room (on
 change, coalesced; on request; and every ``PRESENCE_REFRESH`` seconds), and forgets counts not
@@ -382,7 +386,7 @@ class Hub:
         try:
             async with self.rooms.locked(room_id):
                 while behind := self._behind(room_id, self.rooms.heard(room_id)):
-                    room = await self.rooms.load(room_id, fresh=True)
+                    room = await self.rooms.refresh(room_id)
                     for client in behind:
                         if client.version is not None and client.version < room.version:
                             await self.welcome(client, room, client.version)

@@ -31,6 +31,9 @@ log = logging.getLogger("kingme.online")
 
 #: Room ids are ``secrets.token_urlsafe(16)``: 128 random bits in 22 characters.
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{22}")
+#: A copy here further behind the database than this many events is read again whole rather than
+#: brought forward event by event (a copy is usually one event behind: a broadcast lost).
+MAX_EVENTS_FORWARD = 20
 #: Expired rooms are kept this long (their links say "expired"), then deleted; checked this often.
 PURGE_AFTER_SECONDS = 90 * 86400
 PURGE_EVERY_SECONDS = 6 * 3600
@@ -171,6 +174,28 @@ class RoomRepository:
             raise Conflict()
         if room.expired(self.clock()):
             raise RoomGone("expired", EXPIRED_ROOM)
+        return room
+
+    async def refresh(self, room_id: str) -> Room:
+        """The room at the database's version at least, as cheaply as it can be had: the copy
+        here brought forward by the events stored after it (one read of the log's tail, each
+        event applied as a broadcast would have been), else read whole (``load``). Catching up
+        the clients of hundreds of rooms at once — a lost batch of broadcasts — must not read
+        and replay each whole room again on a process that is already behind (issue 41)."""
+        room = self._rooms.get(room_id)
+        if room is None:
+            return await self.load(room_id, fresh=True)
+        later = await self.events_since(room_id, room.version, MAX_EVENTS_FORWARD)
+        try:
+            for item in later:
+                if item.number == room.version + 1:  # a broadcast may have applied it meanwhile
+                    room.apply(item.number, item.event, item.at)
+        except Exception:
+            log.exception("bringing room %s forward from its log failed; reading it whole", room_id)
+            self.evict(room_id)
+            return await self.load(room_id, fresh=True)
+        if len(later) == MAX_EVENTS_FORWARD or room.version < self.heard(room_id):
+            return await self.load(room_id, fresh=True)
         return room
 
     async def create(self, variant: str, creator_color: Color, token: str) -> str:

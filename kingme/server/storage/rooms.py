@@ -26,6 +26,8 @@ class StoredEvent:
     kind: str
     data: dict[str, Any]
     move_id: str | None = None
+    #: When it was stored (Unix seconds), as read back from the log (0 before it is stored).
+    at: int = 0
 
 
 @dataclass
@@ -133,10 +135,11 @@ def _append(
 
 def _events_since(connection: Connection, room_id: str, after: int, limit: int) -> list[StoredEvent]:
     rows = connection.execute(
-        "SELECT number, kind, data, move_id FROM room_events WHERE room_id = ? AND number > ? ORDER BY number LIMIT ?",
+        "SELECT number, kind, data, move_id, created_at FROM room_events"
+        " WHERE room_id = ? AND number > ? ORDER BY number LIMIT ?",
         (room_id, after, limit),
     ).fetchall()
-    return [StoredEvent(number, kind, json.loads(data), move_id) for number, kind, data, move_id in rows]
+    return [StoredEvent(number, kind, json.loads(data), move_id, at) for number, kind, data, move_id, at in rows]
 
 
 def _versions(connection: Connection, room_ids: list[str]) -> dict[str, int]:
