@@ -81,7 +81,9 @@ def test_an_unchanged_file_is_not_sent_again(client):
     assert again.status_code == 304 and again.content == b""
 
 
-@pytest.mark.parametrize("path", ["/daily", "/puzzle", "/puzzle/first-position", "/room/AbC123", "/room/AbC123/"])
+@pytest.mark.parametrize(
+    "path", ["/daily", "/puzzle", "/puzzle/first-position", "/room/AbC123", "/room/AbC123/", "/analysis"]
+)
 def test_every_view_of_the_app_has_a_url_that_opens_the_page(client, path):
     response = client.get(path)
     assert response.status_code == 200 and "<title>" in response.text
