@@ -64,6 +64,11 @@ COMMANDS = (
     Command("match", "play two levels against each other over the 3-move ballots", "engine_commands:match_options"),
     Command("engine", "speak the kingme engine protocol on stdin/stdout", "engine_commands:engine_options"),
     Command("annotate", "judge every move of PDN games with an engine", "annotate_commands:annotate_options"),
+    Command(
+        "review",
+        "a game's moves judged, its win-chance graph and accuracy, as the web review",
+        "review_commands:review_options",
+    ),
     Command("puzzles generate", "find puzzles in engine games and add them", "puzzle_commands:generate_options"),
     Command(
         "puzzles endings",

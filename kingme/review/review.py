@@ -27,9 +27,10 @@ from kingme.engine import search as core
 from kingme.engine.analysis import analyse, endgame_tables
 from kingme.engine.egdb import moves as egdb_moves
 from kingme.game import Game, Setup
+from kingme.review.budgets import Budget, ReviewError
 from kingme.review.judgement import move_accuracy, side_accuracy, verdict, volatility_weights
 from kingme.review.winchance import is_decided, win_chance
-from kingme.rules import Board, KingmeError, Move
+from kingme.rules import Board, Move
 
 #: The longest game reviewed: real games end within 200 plies (self-play calls 220 a draw), and
 #: 400 plies at the deep budget keep a worker busy for about ten minutes. The rules allow games of
@@ -39,39 +40,6 @@ MAX_REVIEW_PLIES = 400
 MAX_DEPTH = 60
 #: The verdicts counted in a game's summary.
 COUNTED = ("inaccuracy", "mistake", "blunder")
-
-
-class ReviewError(KingmeError):
-    """A game or a request the review cannot take: no moves, too long, an unknown budget, a ply
-    the game does not have."""
-
-
-@dataclass(frozen=True)
-class Budget:
-    """How much each position is searched: ``nodes`` and a transposition table of
-    ``2 ** table_bits`` entries (more nodes want a larger table)."""
-
-    name: str
-    nodes: int
-    table_bits: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "nodes": self.nodes}
-
-
-#: ``standard``: 300,000 nodes, about 60 ms a position on this machine's cores, so a 60-ply game
-#: is reviewed in well under 10 s by one worker (``kingme bench review``); deeper than the strong
-#: level's 100,000, which is what most players meet. ``deep``: the master level's 4,000,000 nodes,
-#: about a second a position.
-BUDGETS = {budget.name: budget for budget in (Budget("standard", 300_000, 20), Budget("deep", 4_000_000, 21))}
-DEFAULT_BUDGET = "standard"
-
-
-def budget_named(name: object) -> Budget:
-    """The budget called ``name``; ``ReviewError`` listing the budgets for any other."""
-    if not isinstance(name, str) or name not in BUDGETS:
-        raise ReviewError(f"unknown review budget {str(name)[:40]!r}; choose one of: {', '.join(BUDGETS)}")
-    return BUDGETS[name]
 
 
 def check_reviewable(game: Game) -> None:

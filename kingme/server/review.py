@@ -37,14 +37,12 @@ from starlette.types import Receive, Scope, Send
 
 from kingme.game import Game
 from kingme.game.pdn import game_from_pdn
+from kingme.review.budgets import Budget, ReviewError, budget_named
 from kingme.review.review import (
     MAX_REVIEW_PLIES,
-    Budget,
     PositionSearch,
     Reviewer,
-    ReviewError,
     attempt_positions,
-    budget_named,
     check_reviewable,
     judge_attempt,
     search_position,

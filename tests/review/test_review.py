@@ -6,17 +6,14 @@ import pytest
 
 from kingme.game import Game, Setup
 from kingme.review import review as review_module
+from kingme.review.budgets import BUDGETS, Budget, ReviewError, budget_named
 from kingme.review.review import (
-    BUDGETS,
-    Budget,
     Evaluation,
     GameReview,
     PlyReview,
     Position,
     PositionSearch,
-    ReviewError,
     attempt_positions,
-    budget_named,
     check_reviewable,
     judge_attempt,
     positions,

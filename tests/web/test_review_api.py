@@ -14,7 +14,8 @@ from starlette.testclient import TestClient
 
 from kingme.game import Game, Setup
 from kingme.game.pdn import game_to_pdn
-from kingme.review.review import BUDGETS, MAX_REVIEW_PLIES
+from kingme.review.budgets import BUDGETS
+from kingme.review.review import MAX_REVIEW_PLIES
 from kingme.server.app import create_app
 from kingme.server.review import MAX_WAITING, ReviewDesk, _review_lines, _ReviewStream, review_slots
 from kingme.server.settings import Settings
