@@ -12,6 +12,12 @@ from playwright.sync_api import expect
 pytestmark = pytest.mark.browser
 
 LAPTOPS = [{"width": 1280, "height": 800}, {"width": 1366, "height": 768}]
+SCREENS = [*LAPTOPS, {"width": 1440, "height": 900}]
+#: 24 plies (12 move pairs) of American checkers, a capture of two among them.
+LONG_GAME = (
+    "1. 12-16 21-17 2. 8-12 25-21 3. 3-8 17-13 4. 16-20 21-17 5. 9-14 30-25 6. 14x21x30 13-9 "
+    "7. 6x13 22-17 8. 13x22 26x17 9. 1-6 17-13 10. 30-26 31x22 11. 5-9 29-25 12. 9-14 13-9 *"
+)
 
 
 def box(play, selector: str) -> dict:
@@ -21,10 +27,13 @@ def box(play, selector: str) -> dict:
 
 
 def in_view(play, selector: str) -> None:
+    box_in_view(play, box(play, selector), selector)
+
+
+def box_in_view(play, shown: dict, name: str) -> None:
     viewport = play.page.viewport_size
-    shown = box(play, selector)
-    assert shown["y"] >= 0 and shown["y"] + shown["height"] <= viewport["height"], (selector, shown)
-    assert shown["x"] >= 0 and shown["x"] + shown["width"] <= viewport["width"], (selector, shown)
+    assert shown["y"] >= 0 and shown["y"] + shown["height"] <= viewport["height"], (name, shown)
+    assert shown["x"] >= 0 and shown["x"] + shown["width"] <= viewport["width"], (name, shown)
 
 
 @pytest.mark.parametrize("viewport", LAPTOPS, ids=["1280x800", "1366x768"])
@@ -45,6 +54,61 @@ def test_on_a_laptop_the_board_result_moves_and_controls_are_all_in_view(new_pla
     for selector in ("#board", "#result-panel", "#history li:last-child", ".controls", "#new-game", "#status"):
         in_view(play, selector)
     assert play.page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+
+
+def rows_shown(play) -> int:
+    """How many rows of moves the move list shows at once (a row is a move pair)."""
+    return play.page.evaluate(
+        """() => {
+            const list = document.getElementById("history");
+            const row = list.querySelector("li").getBoundingClientRect().height;
+            const gap = parseFloat(getComputedStyle(list).rowGap);
+            return Math.floor((list.clientHeight + gap) / (row + gap));
+        }"""
+    )
+
+
+@pytest.mark.parametrize("viewport", SCREENS, ids=["1280x800", "1366x768", "1440x900"])
+def test_during_a_game_the_move_list_shows_at_least_eight_move_pairs_in_view(new_play, viewport):
+    play = new_play(viewport=viewport)
+    play.open_setup()
+    play.hook("opponent").select_option("local")
+    play.import_text(LONG_GAME)
+    play.wait_for_history(24)
+    assert rows_shown(play) >= 8
+    in_view(play, "#history")
+    heights = play.page.locator("#history li").evaluate_all(
+        "items => items.map(li => li.getBoundingClientRect().height)"
+    )
+    assert max(heights) < 1.5 * min(heights), heights  # every entry on one line, the long jumps too
+    for ply in range(9, 25):  # the last eight move pairs, each in the list's view
+        assert play.page.locator(f"#history li[data-ply='{ply}']").evaluate(
+            "li => { const r = li.getBoundingClientRect(), l = li.parentElement.getBoundingClientRect();"
+            " return r.top >= l.top - 1 && r.bottom <= l.bottom + 1; }"
+        ), ply
+
+
+def test_a_new_player_sees_the_board_players_rules_eight_move_pairs_and_every_control(new_play):
+    play = new_play(viewport={"width": 1280, "height": 800})
+    play.start()  # the setup as a first visit finds it: against the computer
+    assert play.wait_for_turn()
+    play.play_any_turn()
+    play.wait_for_history(2)  # the computer's reply
+    assert rows_shown(play) >= 8
+    for selector in (
+        "#board",
+        "#player-top",
+        "#player-bottom",
+        "#status",
+        "#history",
+        ".controls",
+        "#new-game",
+        "#export-pdn",
+        "#import-pdn",
+    ):
+        in_view(play, selector)
+    for control in play.page.locator(".controls .btn:visible").all():
+        box_in_view(play, control.bounding_box(), control.text_content())
 
 
 @pytest.mark.parametrize("viewport", LAPTOPS, ids=["1280x800", "1366x768"])

@@ -161,7 +161,7 @@ function buildPanel() {
       <textarea id="daily-share-text" data-testid="share-text" rows="4" readonly hidden></textarea>
       <p id="daily-share-note" class="card-note" role="status"></p>
     </div>`;
-  document.getElementById("moves-card").after(panel);
+  document.getElementById("side-main").after(panel);
   panel.querySelector("#daily-share").addEventListener("click", share);
 }
 

@@ -213,7 +213,12 @@ async function main() {
   play.configure(server, language);
   applyPrefs();
   wire();
-  play.attach({ animate: (path, captures, piece) => board.animate(path, captures, piece), announce, begun: () => board.focus() });
+  // A game begun shows the side panel from its top: the players, the status and the moves.
+  const begun = () => {
+    document.querySelector(".side").scrollTop = 0;
+    board.focus();
+  };
+  play.attach({ animate: (path, captures, piece) => board.animate(path, captures, piece), announce, begun });
   play.subscribe(render);
   fillPrefOptions();
   fillSetupOptions();

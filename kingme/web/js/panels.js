@@ -90,10 +90,13 @@ export function renderHistory({ state, match }) {
     move.className = "history-move";
     move.textContent = notation(item);
     li.append(name, " ", move);
+    li.title = `${name.textContent} ${move.textContent}`;
     list.appendChild(li);
   });
   $("history-empty").hidden = history.length > 0;
+  // The last move in view, also once the cards around the list have taken their new sizes.
   list.scrollTop = list.scrollHeight;
+  requestAnimationFrame(() => { list.scrollTop = list.scrollHeight; });
   $("steps").textContent = String(state ? state.steps : 0);
   $("seed-shown").textContent = match ? match.record.setup.seed : "";
 }
