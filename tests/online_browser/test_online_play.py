@@ -371,3 +371,11 @@ def test_a_move_lost_on_the_way_to_a_page_reaches_it_by_the_next_event_at_the_la
     friend.wait_for_history(3)
     assert friend.history() == host.history()
     expect(friend.hook("draw-accept")).to_be_visible()
+
+
+def test_a_friend_who_joins_a_casual_room_by_its_link_sees_that_captures_are_optional(players):
+    host, friend = players(), players()
+    friend.open_link(host.create(side="red", rules="casual"))
+    expect(friend.hook("status")).to_contain_text("Red to move")
+    expect(friend.hook("rules-shown")).to_have_text("Rules Casual · captures optional")
+    expect(host.hook("rules-shown")).to_have_text("Rules Casual · captures optional")

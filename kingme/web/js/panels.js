@@ -47,6 +47,8 @@ function role(color) {
 }
 
 export function renderPlayers({ state, remote }, bottom) {
+  // The rules with the players, in every mode: a friend who joins a casual room learns it here.
+  $("rules-name").textContent = state ? t(state.variant === "casual" ? "setup.rulesCasual" : "setup.rulesAmerican") : "";
   for (const [id, color] of [["player-bottom", bottom], ["player-top", other(bottom)]]) {
     const box = $(id);
     box.dataset.color = color;
