@@ -305,7 +305,11 @@ def test_a_game_on_this_device_leaves_the_room_and_the_room_link_brings_the_seat
     host.move()
     friend.wait_for_history(1)
 
-    host.start(opponent="local", side="red", position="standard")
+    host.open_setup()
+    for name, value in (("opponent", "local"), ("side", "red"), ("position", "standard")):
+        host.hook(name).select_option(value)
+    host.hook("start").click()
+    host.start_by(host.hook("confirm").click)  # leaving the room is asked first
     expect(host.hook("invite-link")).to_be_hidden()
     expect(host.hook("undo")).to_be_visible()
     assert host.page.url == f"{host.url}/"
@@ -379,3 +383,27 @@ def test_a_friend_who_joins_a_casual_room_by_its_link_sees_that_captures_are_opt
     expect(friend.hook("status")).to_contain_text("Red to move")
     expect(friend.hook("rules-shown")).to_have_text("Rules Casual · captures optional")
     expect(host.hook("rules-shown")).to_have_text("Rules Casual · captures optional")
+
+
+def test_nothing_in_a_room_leaves_it_without_asking(players):
+    host, friend = players(), players()
+    link = host.create(side="red")
+    friend.open_link(link)
+    expect(host.hook("import-pdn")).to_be_hidden()  # a pasted game has no place in a room
+    host.hook("new-game").click()
+    host.hook("start").click()
+    expect(host.page.locator("#confirm-title")).to_have_text("Leave this room?")
+    host.hook("cancel").click()
+    host.hook("setup-cancel").click()
+    host.hook("daily-game").click()
+    expect(host.page.locator("#confirm-title")).to_have_text("Leave this room?")
+    host.hook("cancel").click()
+    expect(host.page).to_have_url(link)
+    expect(host.hook("invite-link")).to_have_value(link)
+    expect(friend.connected("black")).to_have_attribute("data-connected", "true")
+    host.move()  # still seated and playing
+    friend.wait_for_history(1)
+    host.hook("daily-game").click()
+    host.start_by(host.hook("confirm").click)
+    expect(host.page).to_have_url(host.url + "/daily")
+    expect(friend.connected("black")).to_have_attribute("data-connected", "false")

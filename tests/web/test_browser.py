@@ -236,18 +236,21 @@ def test_a_blank_seed_disables_start_with_the_reason(play):
     expect(play.hook("start")).to_be_enabled()
 
 
-def test_changing_the_level_mid_game_asks_and_starts_a_new_game(play):
-    play.start(opponent="computer", level="random")
+def test_changing_the_level_in_new_game_starts_nothing_and_keeps_the_side_just_chosen(play):
+    play.start(opponent="computer", level="random", side="red")
     play.play_any_turn()
     play.wait_for_history(2)
     play.open_setup()
+    play.hook("side").select_option("white")
     play.hook("level").select_option("club")
-    play.hook("cancel").click()
-    expect(play.hook("level")).to_have_value("random")
-    assert len(play.history()) == 2
-    play.hook("level").select_option("club")
-    play.start_by(play.hook("confirm").click)
-    play.wait_for_history(0)
+    expect(play.page.locator("#confirm-dialog")).to_be_hidden()
+    expect(play.hook("side")).to_have_value("white")
+    expect(play.hook("start")).to_be_visible()
+    assert len(play.history()) == 2  # the game on the board goes on until Start match
+    play.start_by(play.hook("start").click)
+    expect(play.page.locator("#player-bottom .player-role")).to_have_text("You")
+    expect(play.page.locator("#player-bottom .player-name")).to_have_text("White")
+    expect(play.page.locator("#player-top .player-role")).to_contain_text("Club")
 
 
 def test_a_hint_marks_a_route_without_playing_it(play):

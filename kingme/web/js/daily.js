@@ -9,7 +9,7 @@
 import { navigate } from "./address.js";
 import { api, request } from "./api.js";
 import { applyTo, t } from "./i18n.js";
-import { begin, failed, setMode, subscribe } from "./session.js";
+import { begin, failed, mayLeaveRoom, setMode, subscribe } from "./session.js";
 import { colorName, session } from "./state.js";
 import { load, save } from "./store.js";
 import { dailyDay, extendStreak, streakNow } from "./days.js";
@@ -165,7 +165,8 @@ function buildPanel() {
   panel.querySelector("#daily-share").addEventListener("click", share);
 }
 
-export function mountDailies() {
+// confirm(title, text, action) -> Promise<bool>: the page's dialog, to ask before leaving a room.
+export function mountDailies(confirm) {
   const modes = document.getElementById("modes");
   modes.append(button("daily-game", "daily-game", "daily.entry"), button("daily-puzzle", "daily-puzzle", "daily.puzzleEntry"));
   buildPanel();
@@ -175,7 +176,7 @@ export function mountDailies() {
     if (mode === "play") {
       setMode("play");
       if (!session.remote) navigate(dailyDay(session.match?.record) ? "/daily" : "/");
-    } else if (mode === "daily-game") openDailyGame();
+    } else if (mode === "daily-game") mayLeaveRoom(confirm).then((leave) => leave && openDailyGame());
     else if (mode === "daily-puzzle") showPuzzle();
   });
   subscribe(() => {

@@ -231,7 +231,7 @@ async function main() {
     if (await play.restore()) loadSetupForm({ ...session.match.config, seed: session.prefs.setup.seed });
     else await play.preview();
   }
-  mountDailies();
+  mountDailies(confirmDialog);
   document.documentElement.dataset.ready = "true";
 }
 

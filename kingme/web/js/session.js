@@ -349,6 +349,13 @@ export function restart() {
   if (session.match && !isDaily()) start(session.match.config, session.match.setup);
 }
 
+// Whether the page may leave the room it shows, if any: never without the player's word.
+// confirm(title, text, action) -> Promise<bool> is the page's confirmation dialog.
+export async function mayLeaveRoom(confirm) {
+  if (!session.remote) return true;
+  return confirm(t("dialog.leaveRoomTitle"), t("dialog.leaveRoomText"), t("dialog.leaveRoomConfirm"));
+}
+
 function leaveRoom() {
   if (!session.remote) return;
   session.remote.close();

@@ -3,8 +3,8 @@
 // games through the session's actions.
 
 import { entry, t } from "./i18n.js";
-import { failed, rememberSetup, start } from "./session.js";
-import { active, colorName, DEFAULT_SETUP, dailyInPlay, isDaily, session, vsComputer } from "./state.js";
+import { failed, mayLeaveRoom, rememberSetup, start } from "./session.js";
+import { colorName, DEFAULT_SETUP, dailyInPlay, session } from "./state.js";
 import * as sound from "./sound.js";
 
 const $ = (id) => document.getElementById(id);
@@ -93,44 +93,28 @@ export function showSetupFor(match) {
   if (match) loadSetupForm({ ...match.config, seed: session.prefs.setup.seed });
 }
 
-// A level chosen during a game against the computer starts the game again at that level, once
-// confirmed. A daily game's level cannot change: the control is locked while it is unfinished.
-async function levelChanged(confirm) {
-  const fields = form();
-  remember();
-  renderSetup();
-  const { match } = session;
-  if (!active() || !vsComputer() || isDaily() || fields.level.value === match.config.level) return;
-  const level = t(`levels.${fields.level.value}`);
-  if (await confirm(t("dialog.levelTitle"), t("dialog.levelText", { level }), t("dialog.levelConfirm"))) {
-    start({ ...match.config, level: fields.level.value }, match.setup);
-  } else {
-    fields.level.value = match.config.level;
-    remember();
-    renderSetup();
-  }
-}
-
-// confirm(title, text, action) -> Promise<bool>: the page's confirmation dialog.
+// confirm(title, text, action) -> Promise<bool>: the page's confirmation dialog. Every choice of
+// the form, the level too, is for the next game: only Start match starts it (after asking, when it
+// would leave an online room).
 export function mountSetup(confirm) {
   const fields = form();
-  fields.addEventListener("submit", (event) => {
+  fields.addEventListener("submit", async (event) => {
     event.preventDefault();
     sound.unlock();
     renderSetup();
     if ($("start").disabled) return;
     remember();
     const config = formConfig();
+    if (!(await mayLeaveRoom(confirm))) return;
     if (config.opponent === "online") import("./online.js").then((online) => online.createRoom(config)).catch(failed);
     else start(config);
   });
-  for (const name of ["opponent", "side", "rules", "position"]) {
+  for (const name of ["opponent", "level", "side", "rules", "position"]) {
     fields[name].addEventListener("change", () => {
       renderSetup();
       remember();
     });
   }
-  fields.level.addEventListener("change", () => levelChanged(confirm));
   fields.seed.addEventListener("input", () => {
     renderSetup();
     remember();
