@@ -110,6 +110,11 @@ COMMANDS = (
         "engine perft, search speed and time per move of each level",
         "engine_bench:bench_engine_options",
     ),
+    Command(
+        "bench review",
+        "a 60-ply game reviewed through the engine pool: wall times, first verdict, reviews a second",
+        "review_bench:bench_review_options",
+    ),
     Command("bench egdb", "endgame database probes a second", "egdb_commands:bench_egdb_options"),
     Command(
         "bench endings",

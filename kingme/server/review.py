@@ -40,6 +40,7 @@ from kingme.game.pdn import game_from_pdn
 from kingme.review.budgets import Budget, ReviewError, budget_named
 from kingme.review.review import (
     MAX_REVIEW_PLIES,
+    Position,
     PositionSearch,
     Reviewer,
     attempt_positions,
@@ -119,12 +120,12 @@ def _line(message: dict[str, Any]) -> bytes:
     return (json.dumps(message, separators=(",", ":")) + "\n").encode()
 
 
-async def _searches(
-    engine: ReviewEngine, reviewer: Reviewer, budget: Budget, slots: int
+async def searched_in_order(
+    engine: ReviewEngine, positions: list[Position], budget: Budget, slots: int
 ) -> AsyncGenerator[PositionSearch, None]:
-    """The searches of the reviewer's positions in order, at most ``slots`` in the pool at once;
-    those still queued are cancelled when the caller stops early."""
-    upcoming = iter(reviewer.positions)
+    """The searches of ``positions`` in order, at most ``slots`` in the pool at once; those still
+    queued are cancelled when the caller stops early (``kingme bench review`` times this too)."""
+    upcoming = iter(positions)
     running: deque[asyncio.Future[PositionSearch]] = deque()
     try:
         while True:
@@ -144,7 +145,7 @@ async def _review_lines(
     async for ahead in desk.turn(ticket):
         yield _line({"type": "queued", "position": ahead})
     reviewer = Reviewer(game)
-    searches = _searches(engine, reviewer, budget, slots)
+    searches = searched_in_order(engine, reviewer.positions, budget, slots)
     try:
         async for search in searches:
             judged = reviewer.add(search)

@@ -94,3 +94,16 @@ def test_bad_options_are_refused(games: Path, capsys: pytest.CaptureFixture[str]
         main(["review", str(games), *options])
     assert stop.value.code == 2
     assert options[0] in capsys.readouterr().err
+
+
+def test_the_review_bench_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "review", "--plies", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("first verdict after") == 2  # the standard and the deep budget
+    assert "reviews of 1 ply a second" in out
+
+
+def test_the_review_bench_reviews_at_most_its_games_plies(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["bench", "review", "--plies", "61"])
+    assert "the bench game has 60" in capsys.readouterr().err
