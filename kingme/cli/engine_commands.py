@@ -103,10 +103,14 @@ def _contestant(text: str) -> Contestant:
 
 def _sides(args: argparse.Namespace) -> tuple[Contestant, Contestant]:
     """The two contestants of ``kingme match``, B being ``--engine CMD`` when given, each with
-    the match's node budget."""
+    the match's node budget; with ``--equal-time``, B is given time instead."""
     if (args.b is None) == (args.engine is None):
         raise ValueError("name the second contestant as LEVEL_B or as --engine CMD (one of them)")
     b = args.b or Contestant.external(args.engine)
+    if args.equal_time:
+        if b.engine is None:
+            raise ValueError(f"--equal-time gives time to an external engine (--engine CMD); {b} plays by nodes")
+        return replace(args.a, nodes=args.nodes), replace(b, equal_time=True)
     return replace(args.a, nodes=args.nodes), replace(b, nodes=args.nodes)
 
 
@@ -123,6 +127,8 @@ def _run_match(args: argparse.Namespace) -> int:
     a, b = _sides(args)
     openings = args.openings
     budget = f", {plural(args.nodes, 'node')} a move" if args.nodes else ""
+    if args.equal_time:
+        budget += f"; {b} given the CPU time {a} used on its last move"
     print(
         f"{a} vs {b}: {plural(openings, 'three-move ballot')}, each played with both colours ({args.variant}{budget})",
         flush=True,
@@ -133,6 +139,8 @@ def _run_match(args: argparse.Namespace) -> int:
     print(f"games: {result.games}  {a} wins: {result.wins}  draws: {result.draws}  losses: {result.losses}")
     print(f"score of {a}: {100 * result.score:.1f}%")
     print(f"Elo difference: {result.describe_elo()}")
+    if result.times:
+        print(result.times.summary(str(a), str(b)))
     print(f"time: {time.perf_counter() - started:.0f} s")
     return 0
 
@@ -224,6 +232,12 @@ def match_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("b", type=_contestant, metavar="LEVEL_B", nargs="?", help=f"a level{frozen}")
     parser.add_argument("--engine", metavar="CMD", help="play A against this engine command (docs/engine-protocol.md)")
     parser.add_argument("--nodes", type=_positive, help="nodes a move for both sides instead of the levels' budgets")
+    parser.add_argument(
+        "--equal-time",
+        action="store_true",
+        help="give the engine B, for each move, the CPU time A used on its last move (go movetime MS); "
+        "A plays by nodes (docs/engine-protocol.md)",
+    )
     add_ballot_count(parser, "--openings", "how many ballots")
     parser.add_argument("--workers", type=_positive, default=2, help="processes to play in (default 2)")
     parser.add_argument(

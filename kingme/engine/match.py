@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Self
 
 from kingme.engine.ballots import ballot_openings
+from kingme.engine.equal_time import Clock, MoveTimes, cpu_seconds, play_timed_game
 from kingme.engine.levels import check_level
 from kingme.game import Game, Setup
 from kingme.game.pdn import check_appendable, game_to_pdn
@@ -46,12 +47,15 @@ class Contestant:
     ``git archive REV kingme | tar -x -C DIR``), or the external program ``engine`` (a command
     line speaking the kingme engine protocol, docs/engine-protocol.md; its ``level`` is unused),
     searching ``nodes`` nodes a move instead of the level's budget when given. Written
-    ``LEVEL[@DIR]`` or ``engine:CMD`` on the command line."""
+    ``LEVEL[@DIR]`` or ``engine:CMD`` on the command line. An external engine with
+    ``equal_time`` is given time instead: for each move, the time its opponent used on its last
+    one (``kingme.engine.equal_time``)."""
 
     level: str
     nodes: int | None = None
     frozen: str | None = None
     engine: str | None = None
+    equal_time: bool = False
 
     @classmethod
     def external(cls, command: str, nodes: int | None = None) -> Contestant:
@@ -64,14 +68,27 @@ class Contestant:
         return self.level if self.frozen is None else f"{self.level}@{self.frozen}"
 
     def check(self) -> None:
-        """Raise ``KingmeError`` unless this contestant can play (its level exists)."""
+        """Raise ``KingmeError`` unless this contestant can play (its level exists; only an
+        external engine plays by time)."""
         if self.engine is None:
             check_level(self.level)
+            if self.equal_time:
+                raise KingmeError(f"only an external engine can be given time: kingme's {self} plays by nodes")
 
-    def choose(self, game: Game) -> Move:
-        """This contestant's move in ``game``."""
+    def process(self) -> int | None:
+        """The id of the process this contestant's searches run in, started if it is not
+        running yet; ``None`` for a level of this kingme, which searches in this process."""
         if self.engine is not None:
-            return ExternalEngine.of(self.engine).choose(game, self.nodes)
+            return ExternalEngine.of(self.engine).pid
+        return None if self.frozen is None else FrozenEngine.of(self.frozen).pid
+
+    def choose(self, game: Game, movetime: int | None = None) -> Move:
+        """This contestant's move in ``game``; an external engine is given ``movetime``
+        milliseconds for it when given."""
+        if self.engine is not None:
+            return ExternalEngine.of(self.engine).choose(game, self.nodes, movetime)
+        if movetime is not None:
+            raise KingmeError(f"kingme's {self} plays by nodes, not time")
         if self.frozen is None:
             from kingme.engine.player import choose_move
 
@@ -79,8 +96,10 @@ class Contestant:
         return FrozenEngine.of(self.frozen).choose(game, self.level, self.nodes)
 
 
-#: Runs in a process of its own with the frozen copy first on ``sys.path``: reads one request
-#: (JSON) a line, answers the frozen engine's move a line. Only APIs every kingme version has.
+#: Runs in a process of its own with the frozen copy first on ``sys.path``: says ``ready`` once
+#: its compiled core is loaded (so that an equal-time match does not time the loading as a move),
+#: then reads one request (JSON) a line and answers the frozen engine's move a line. Only APIs
+#: every kingme version has.
 _FROZEN_PROGRAM = """
 import dataclasses, json, sys
 sys.path.insert(0, sys.argv[1])
@@ -91,6 +110,9 @@ from kingme.engine import levels
 from kingme.engine.player import choose_move
 from kingme.game import Game, Setup
 from kingme.rules import KingmeError, Move
+from kingme.engine import player
+getattr(player, "warm_up", lambda: None)()  # older copies compile on their first move instead
+print("ready", flush=True)
 for line in sys.stdin:
     ask = json.loads(line)
     plan = levels.PLANS[ask["level"]]
@@ -118,6 +140,23 @@ class ChildEngine:
         except OSError as error:
             raise KingmeError(f"{name} cannot be started: {error}") from None
         atexit.register(self._end)
+        # Listed before it is greeted, so that a worker stopped while waiting for the greeting
+        # ends this child too (``stop_all``); a child that fails its greeting is ended at once.
+        ChildEngine._running[type(self), key] = self
+        try:
+            self._greet()
+        except BaseException:
+            del ChildEngine._running[type(self), key]
+            self._end()
+            raise
+
+    def _greet(self) -> None:
+        """Wait for the child to be ready to answer; each kind of child that greets says how."""
+
+    @property
+    def pid(self) -> int:
+        """The child's process id."""
+        return self._process.pid
 
     @staticmethod
     def _command(key: str) -> tuple[list[str], str]:
@@ -128,7 +167,7 @@ class ChildEngine:
     def of(cls, key: str) -> Self:
         """The running child for ``key``, started on first use."""
         if (cls, key) not in ChildEngine._running:
-            ChildEngine._running[cls, key] = cls(key)
+            cls(key)  # lists itself
         return ChildEngine._running[cls, key]  # type: ignore[return-value]
 
     def _end(self) -> None:
@@ -180,6 +219,10 @@ class FrozenEngine(ChildEngine):
         argv = [sys.executable, "-c", _FROZEN_PROGRAM, str(Path(directory).resolve())]
         return argv, f"the frozen engine in {directory}"
 
+    def _greet(self) -> None:
+        if (line := self.receive()) != "ready":
+            raise KingmeError(f"{self.name} said {line[:40]!r} instead of ready")
+
     def choose(self, game: Game, level: str, nodes: int | None) -> Move:
         ask: dict[str, Any] = {"variant": game.setup.variant, "seed": game.setup.seed, "level": level, "nodes": nodes}
         ask["moves"] = [str(move) for move in game.moves]
@@ -202,8 +245,7 @@ class ExternalEngine(ChildEngine):
             raise KingmeError("the engine command is empty")
         return argv, f"the engine {command!r}"
 
-    def __init__(self, command: str) -> None:
-        super().__init__(command)
+    def _greet(self) -> None:
         self.send("hello")
         self._expect("hellook")
 
@@ -221,16 +263,18 @@ class ExternalEngine(ChildEngine):
             if word == "info" and info:
                 info(rest)
 
-    def search(self, game: Game, nodes: int | None) -> tuple[Move, int | None]:
-        """The engine's move in ``game`` and the score of its last ``info`` line (for the side to
-        move), ``None`` if it sent none (as ``kingme engine`` does for a forced move)."""
+    def search(self, game: Game, nodes: int | None, movetime: int | None = None) -> tuple[Move, int | None]:
+        """The engine's move in ``game`` (searching ``nodes`` nodes, or ``movetime`` milliseconds
+        when given) and the score of its last ``info`` line (for the side to move), ``None`` if it
+        sent none (as ``kingme engine`` does for a forced move)."""
         from kingme.engine.protocol import position_line
 
         setup = game.setup
         commands = (f"variant {setup.variant}", f"seed {setup.seed}", position_line(game))
         if any("\n" in line or "\r" in line for line in commands):
             raise KingmeError(f"the game's seed {setup.seed!r} cannot be sent on one line")
-        self.send(*commands, "go" if nodes is None else f"go nodes {nodes}")
+        budget = f" movetime {movetime}" if movetime is not None else f" nodes {nodes}" if nodes is not None else ""
+        self.send(*commands, "go" + budget)
         infos: list[str] = []
         answer = self._expect("bestmove", infos.append)
         try:
@@ -250,8 +294,8 @@ class ExternalEngine(ChildEngine):
                     raise KingmeError(f"{self.name} sent a score that is not a whole number: {value[:20]!r}") from None
         return None
 
-    def choose(self, game: Game, nodes: int | None) -> Move:
-        return self.search(game, nodes)[0]
+    def choose(self, game: Game, nodes: int | None, movetime: int | None = None) -> Move:
+        return self.search(game, nodes, movetime)[0]
 
 
 @dataclass(frozen=True)
@@ -287,6 +331,8 @@ class MatchResult:
     wins: int
     draws: int
     losses: int
+    #: In an equal-time match, every game's times, ``a`` the pacer.
+    times: MoveTimes | None = None
 
     @property
     def games(self) -> int:
@@ -340,27 +386,31 @@ class PlayedGame:
     seed: str
     winner: str | None
     pdn: str
+    times: MoveTimes | None = None  # in an equal-time match
 
 
-def _played(task: GameTask, event: str) -> PlayedGame:
-    game = play_game(task)
+def _played(task: GameTask, event: str, clock: Clock = cpu_seconds) -> PlayedGame:
+    timed = task.black.equal_time or task.white.equal_time
+    game, times = play_timed_game(task, clock) if timed else (play_game(task), None)
     tags = {"Event": event, "Date": time.strftime("%Y.%m.%d"), "Round": task.ballot}
     tags |= {"Black": str(task.black), "White": str(task.white)}
-    return PlayedGame(task.seed, game.result.winner, game_to_pdn(game, tags))  # type: ignore[union-attr]
+    return PlayedGame(task.seed, game.result.winner, game_to_pdn(game, tags), times)  # type: ignore[union-attr]
 
 
 class MatchRecord:
     """A match's finished games in a text file, so a long match stopped halfway goes on where it
     stopped: a header line naming the match, then ``SEED WINNER`` for each game as it ends
-    (``black``, ``white`` or ``draw``). A line cut short by a crash is ignored; a file that
-    belongs to another match is refused rather than mixed in."""
+    (``black``, ``white`` or ``draw``), followed in an equal-time match by the game's times
+    (``MoveTimes.text``). A line cut short by a crash is ignored; a file that belongs to another
+    match is refused rather than mixed in."""
 
     OUTCOMES: ClassVar[dict[str, str | None]] = {"black": "black", "white": "white", "draw": None}
 
-    def __init__(self, path: Path, header: str) -> None:
+    def __init__(self, path: Path, header: str, timed: bool = False) -> None:
         self.path = path
         self.header = f"# kingme match {header}"
         self.results: dict[str, str | None] = {}
+        self.times: dict[str, MoveTimes] = {}
         try:
             if not path.exists():
                 path.write_text(self.header + "\n")
@@ -372,17 +422,24 @@ class MatchRecord:
         if lines[0] != self.header:
             raise KingmeError(f"{path} records another match ({lines[0][:120]!r}); name a new file")
         for line in lines[1:-1]:  # the last piece has no newline yet: a line cut short, or nothing
-            seed, _, outcome = line.partition(" ")
-            if outcome not in self.OUTCOMES:
+            seed, _, rest = line.partition(" ")
+            outcome, _, times = rest.partition(" ")
+            if outcome not in self.OUTCOMES or bool(times) != timed:
                 raise KingmeError(f"{path}: not a game result: {line[:80]!r}")
             self.results[seed] = self.OUTCOMES[outcome]
+            if timed:
+                try:
+                    self.times[seed] = MoveTimes.parse(times)
+                except KingmeError as error:
+                    raise KingmeError(f"{path}: the times of {seed[:40]!r}: {error}") from None
         if lines[-1]:
             path.write_text("\n".join(lines[:-1]) + "\n")  # drop the cut line before appending
 
-    def add(self, seed: str, winner: str | None) -> None:
+    def add(self, game: PlayedGame) -> None:
         """Append one finished game (``results`` holds only what the file held when opened)."""
+        times = f" {game.times.text()}" if game.times else ""
         with self.path.open("a") as file:
-            file.write(f"{seed} {winner or 'draw'}\n")
+            file.write(f"{game.seed} {game.winner or 'draw'}{times}\n")
 
 
 def _end_worker(signum: int, _frame: object) -> None:
@@ -392,16 +449,21 @@ def _end_worker(signum: int, _frame: object) -> None:
     os._exit(128 + signum)
 
 
+def _warm_up() -> None:
+    """Load the compiled core (kept apart so that importing this module loads none)."""
+    from kingme.engine.player import warm_up
+
+    warm_up()
+
+
 def _start_worker() -> None:
     """A match worker ignores Ctrl-C, which a terminal sends to every process of the command: the
     main process stops and ends the pool, so the operator sees one line rather than a traceback
     per worker. Ended by the pool, it ends its child engines first. Then it loads the compiled
     core before its first game."""
-    from kingme.engine.player import warm_up
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _end_worker)
-    warm_up()
+    _warm_up()
 
 
 def run_match(
@@ -413,25 +475,32 @@ def run_match(
     progress: Callable[[str], None] | None = None,
     record: Path | None = None,
     pdn: Path | None = None,
+    clock: Clock = cpu_seconds,
 ) -> MatchResult:
     """Play ``openings`` ballots twice each (colours reversed) between ``a`` and ``b`` (levels
     or contestants); ``progress`` is told about each game as it ends. With ``record``, every
     finished game is written to that file, and games the file already holds are not played
     again (see ``MatchRecord``). With ``pdn``, every game played is appended to that file as
-    PDN, its moves included, for replaying or for another engine to annotate."""
+    PDN, its moves included, for replaying or for another engine to annotate. When ``b`` has
+    ``equal_time``, ``a`` is the pacer: ``clock`` measures its moves and ``b``'s
+    (``kingme.engine.equal_time``)."""
     a, b = (side if isinstance(side, Contestant) else Contestant(side) for side in (a, b))
     a.check()
     b.check()
+    if a.equal_time:
+        raise KingmeError("in an equal-time match the second contestant is given the time the first used")
     tasks = list(_tasks(a, b, openings, variant))
     by_seed = {task.seed: task for task in tasks}
     # The header leaves the number of ballots out: a record can be extended to more of them.
-    header = f"{a} vs {b}, {variant}, nodes a move {a.nodes or 'of the level'} / {b.nodes or 'of the level'}"
-    book = MatchRecord(record, header) if record else None
+    b_budget = "equal time" if b.equal_time else b.nodes or "of the level"
+    header = f"{a} vs {b}, {variant}, nodes a move {a.nodes or 'of the level'} / {b_budget}"
+    book = MatchRecord(record, header, b.equal_time) if record else None
     if pdn:
         check_appendable(pdn)
     winners = {seed: winner for seed, winner in book.results.items() if seed in by_seed} if book else {}
+    times = {seed: book.times[seed] for seed in winners} if book and b.equal_time else {}
     to_play = [task for task in tasks if task.seed not in winners]
-    play = functools.partial(_played, event=f"kingme match {header}")
+    play = functools.partial(_played, event=f"kingme match {header}", clock=clock)
     if progress and winners:
         progress(f"{len(tasks) - len(to_play)} of {len(tasks)} games already played ({record})")
     with contextlib.ExitStack() as stack:
@@ -440,11 +509,15 @@ def run_match(
             pool = stack.enter_context(multiprocessing.get_context("spawn").Pool(workers, initializer=_start_worker))
             results: Iterator[PlayedGame] = pool.imap_unordered(play, to_play, chunksize=1)
         else:
+            if b.equal_time and to_play:
+                _warm_up()  # the first move timed is not the compiled core loading
             results = map(play, to_play)
         for game in results:
             winners[game.seed] = game.winner
+            if game.times:
+                times[game.seed] = game.times
             if book:
-                book.add(game.seed, game.winner)
+                book.add(game)
             if pdn:
                 with pdn.open("a", encoding="utf-8") as file:
                     file.write(game.pdn + "\n")
@@ -465,4 +538,5 @@ def run_match(
     outcomes = [winners[task.seed] for task in tasks]
     wins = sum(1 for colour, winner in zip(a_colours, outcomes, strict=True) if winner == colour)
     draws = outcomes.count(None)
-    return MatchResult(str(a), str(b), wins, draws, len(tasks) - wins - draws)
+    every = sum((times[task.seed] for task in tasks), MoveTimes()) if b.equal_time else None
+    return MatchResult(str(a), str(b), wins, draws, len(tasks) - wins - draws, every)

@@ -138,6 +138,11 @@ def parse_go(rest: str) -> GoOptions:
         raise ProtocolError(f"go takes pairs such as 'nodes 100000'; {_quote(words[-1])} has no value")
     given: dict[str, str] = {}
     for name, value in zip(words[::2], words[1::2], strict=True):
+        if name == "movetime":
+            raise ProtocolError(
+                "kingme plays by nodes and depth, never by time, so that its moves are the same on every machine; "
+                "'go movetime' is for engines that play by time"
+            )
         if name not in ("level", "nodes", "depth"):
             raise ProtocolError(f"go knows level, nodes and depth, not {_quote(name)}")
         if name in given:

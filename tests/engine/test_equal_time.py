@@ -1,0 +1,213 @@
+"""Equal-time matches: the engine is given, for each move, the CPU time the pacer used on its last.
+
+The clock is injected: no test measures or asserts a duration. A fake engine (a small program
+speaking the protocol, playing the first legal move) writes down each ``go`` it is sent.
+"""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+import sys
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from kingme.engine.equal_time import MAX_MOVETIME_MS, MoveTimes, cpu_seconds
+from kingme.engine.match import Contestant, MatchRecord, run_match
+from kingme.engine.protocol import EngineState, respond
+from kingme.rules import KingmeError
+
+#: Greets, writes every ``go`` line to the file it is given, and plays the first legal move.
+FAKE_ENGINE = """
+import sys
+from kingme.game import Game, Setup
+game = Game()
+for line in sys.stdin:
+    word, _, rest = line.strip().partition(" ")
+    if word == "hello":
+        print("id name fake", "hellook", sep="\\n", flush=True)
+    elif word == "position":
+        fen, _, moves = rest.removeprefix("fen ").partition(" moves ")
+        game = Game(Setup("american", fen), moves.split())
+    elif word == "go":
+        with open(sys.argv[1], "a") as log:
+            log.write(line)
+        print(f"bestmove {game.legal_moves()[0]}", flush=True)
+"""
+
+#: The pacer's n-th move (searches for the timing only included) takes this long, in seconds:
+#: different every move, and not a whole number of milliseconds, so rounding is seen.
+PACER_SECONDS: Callable[[int], float] = lambda n: (100 + n + 0.4) / 1000  # noqa: E731
+#: The engine's every move takes this long, in seconds.
+ENGINE_SECONDS = 0.05
+
+
+class ScriptedClock:
+    """CPU time that passes only during moves, as scripted: ``_timed_move`` reads the clock of
+    the process before and after each move, so every second reading of a process ends a move."""
+
+    def __init__(self, engine_seconds: float = ENGINE_SECONDS, pacer: Callable[[int], float] = PACER_SECONDS):
+        self.engine_seconds = engine_seconds
+        self.pacer = pacer
+        self.readings: Counter[str] = Counter()
+        self.seconds: defaultdict[str, float] = defaultdict(float)
+
+    def __call__(self, pid: int | None) -> float:
+        side = "pacer" if pid is None else "engine"  # the pacer is a level of this kingme
+        self.readings[side] += 1
+        if self.readings[side] % 2 == 0:
+            move = self.readings[side] // 2
+            self.seconds[side] += self.pacer(move) if side == "pacer" else self.engine_seconds
+        return self.seconds[side]
+
+
+def _fake_command(log: Path) -> str:
+    """The command line of a fake engine writing its ``go`` lines to ``log`` (the program is
+    written beside it: a command line with the program in it would not fit a record's header)."""
+    program = log.with_suffix(".py")
+    program.write_text(FAKE_ENGINE)
+    return f"{shlex.quote(sys.executable)} {shlex.quote(str(program))} {shlex.quote(str(log))}"
+
+
+def _fake_engine(log: Path) -> Contestant:
+    return replace(Contestant.external(_fake_command(log)), equal_time=True)
+
+
+def _times_in(record: Path) -> dict[str, MoveTimes]:
+    """Each game's times in an equal-time match record, by seed, in the record's order."""
+    lines = record.read_text().splitlines()[1:]
+    return {line.split()[0]: MoveTimes.parse(line.split(" ", 2)[2]) for line in lines}
+
+
+def test_the_engine_is_sent_the_time_the_pacer_used_on_its_last_move(tmp_path: Path) -> None:
+    log, record = tmp_path / "go.txt", tmp_path / "match.txt"
+    result = run_match("random", _fake_engine(log), openings=1, workers=1, record=record, clock=ScriptedClock())
+    assert record.read_text().startswith("# kingme match random vs engine:")
+    assert record.read_text().splitlines()[0].endswith(", american, nodes a move of the level / equal time")
+    games = _times_in(record)
+    # Played in order: in ballot-001-a-black the pacer is Black, so the engine (White) moves first
+    # after the three-move ballot and is given the pacer's time on that position (its first
+    # timing, 101.4 ms: 101), then each move the pacer's last; the pacer's own moves are 102, 103...
+    first = games["ballot-001-a-black"]
+    assert first.given[0] == 101 and first.pacer[0] == 102
+    assert first.given[1:] == first.pacer[: len(first.given) - 1]
+    # In ballot-001-b-black the pacer (White) moves first: each engine move follows one of its.
+    second = games["ballot-001-b-black"]
+    assert second.given == second.pacer[: len(second.given)]
+    assert set(first.engine + second.engine) == {50}
+    sent = [int(line.removeprefix("go movetime ")) for line in log.read_text().splitlines()]
+    assert sent == list(first.given + second.given)
+    assert result.times == first + second
+    assert result.times.summary("random", "engine:fake").startswith("CPU ms a move, mean / median: random used ")
+
+
+def test_a_stopped_equal_time_match_goes_on_with_the_times_of_the_games_already_played(tmp_path: Path) -> None:
+    record, log = tmp_path / "match.txt", tmp_path / "go.txt"
+    run_match("random", _fake_engine(log), 2, 1, record=record, clock=ScriptedClock())
+    before = _times_in(record)
+    record.write_text("\n".join(record.read_text().splitlines()[:3]) + "\n")  # ballot 002 not played
+    log.unlink()
+    resumed = run_match("random", _fake_engine(log), 2, 1, record=record, clock=ScriptedClock())
+    after = _times_in(record)
+    assert list(after) == ["ballot-001-a-black", "ballot-001-b-black", "ballot-002-a-black", "ballot-002-b-black"]
+    assert [after[seed] for seed in list(after)[:2]] == [before[seed] for seed in list(before)[:2]]
+    assert len(log.read_text().splitlines()) == sum(len(after[seed].given) for seed in list(after)[2:])
+    assert resumed.times == sum(after.values(), MoveTimes())
+
+
+def test_the_summary_gives_each_sides_mean_and_median_milliseconds_a_move() -> None:
+    times = MoveTimes(pacer=(100, 200, 600), given=(100, 200), engine=(90, 250))
+    assert times.summary("master", "engine:cake") == (
+        "CPU ms a move, mean / median: master used 300 / 200 over 3 moves; "
+        "engine:cake was given 150 / 150 and used 170 / 170 over 2 moves"
+    )
+
+
+def test_an_engine_that_ignores_the_time_it_is_given_is_stopped_with_a_clear_error(tmp_path: Path) -> None:
+    slow = ScriptedClock(engine_seconds=5.0)  # five seconds on moves given about a tenth
+    with pytest.raises(KingmeError, match="does not keep to 'go movetime'"):
+        run_match("random", _fake_engine(tmp_path / "go.txt"), openings=1, workers=1, clock=slow)
+
+
+@pytest.mark.parametrize(
+    ("pacer", "complaint"),
+    [
+        (lambda n: -0.2, "the CPU clock of random went back 200 ms during a move"),
+        (lambda n: 2 * MAX_MOVETIME_MS / 1000, "random used 7,200,000 ms on one move, more than the 3,600,000"),
+    ],
+)
+def test_a_clock_going_back_or_an_absurd_time_ends_the_match_with_a_clear_error(
+    tmp_path: Path, pacer: Callable[[int], float], complaint: str
+) -> None:
+    record = tmp_path / "match.txt"
+    with pytest.raises(KingmeError, match=complaint):
+        run_match("random", _fake_engine(tmp_path / "go.txt"), 1, 1, record=record, clock=ScriptedClock(pacer=pacer))
+    assert len(record.read_text().splitlines()) == 1  # the header only: no game recorded
+
+
+def test_kingme_engine_refuses_a_time_budget_and_says_it_plays_by_nodes(tmp_path: Path) -> None:
+    answer = respond(EngineState(), "go movetime 500")
+    assert answer.lines == (
+        "error kingme plays by nodes and depth, never by time, so that its moves are the same on every "
+        "machine; 'go movetime' is for engines that play by time",
+    )
+    kingme_engine = replace(Contestant.external(f"{shlex.quote(sys.executable)} -m kingme engine"), equal_time=True)
+    with pytest.raises(KingmeError, match="answered: error kingme plays by nodes and depth, never by time"):
+        run_match("random", kingme_engine, openings=1, workers=1, clock=ScriptedClock())
+
+
+def test_only_an_external_engine_can_be_given_time_and_only_as_the_second_contestant(tmp_path: Path) -> None:
+    with pytest.raises(KingmeError, match="only an external engine can be given time: kingme's club plays by nodes"):
+        run_match("random", Contestant("club", equal_time=True), openings=1, workers=1)
+    with pytest.raises(KingmeError, match="the second contestant is given the time the first used"):
+        run_match(_fake_engine(tmp_path / "go.txt"), "random", openings=1, workers=1)
+
+
+def test_an_equal_time_record_without_times_or_with_bad_times_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
+    header = "# kingme match random vs engine:x, american, nodes a move of the level / equal time\n"
+    bad = {
+        "no times": "ballot-001-a-black draw\n",
+        "a word too few": "ballot-001-a-black draw pacer=1,2 given=1\n",
+        "not milliseconds": "ballot-001-a-black draw pacer=1,-2 given=1 engine=3\n",
+        "uneven": "ballot-001-a-black draw pacer=1,2 given=1,2 engine=3\n",
+    }
+    for name, line in bad.items():
+        path = tmp_path / f"{name}.txt"
+        path.write_text(header + line)
+        with pytest.raises(KingmeError, match=r"not a game result|the times of 'ballot-001-a-black'"):
+            MatchRecord(path, header.removeprefix("# kingme match ").strip(), timed=True)
+        assert path.read_text() == header + line
+
+
+def test_the_cpu_time_of_a_process_that_is_not_there_is_a_clear_error() -> None:
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    with pytest.raises(KingmeError, match=f"cannot read the CPU time of process {gone.pid}"):
+        cpu_seconds(gone.pid)
+
+
+def test_kingme_match_equal_time_names_the_mode_and_prints_both_sides_times(tmp_path: Path) -> None:
+    log, record = tmp_path / "go.txt", tmp_path / "match.txt"
+    engine = _fake_command(log)
+    argv = ["match", "random", "--engine", engine, "--equal-time", "--openings", "1", "--workers", "1"]
+    done = subprocess.run(
+        [sys.executable, "-m", "kingme", *argv, "--record", str(record)], capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    assert f"engine:{engine} given the CPU time random used on its last move" in done.stdout
+    assert "CPU ms a move, mean / median: random used " in done.stdout
+    assert record.read_text().splitlines()[0].endswith("/ equal time")
+    assert all(line.startswith("go movetime ") for line in log.read_text().splitlines())
+
+
+def test_kingme_match_equal_time_wants_an_external_engine(capsys: pytest.CaptureFixture[str]) -> None:
+    from kingme.cli import main
+
+    assert main(["match", "club", "casual", "--equal-time"]) != 0
+    assert (
+        "--equal-time gives time to an external engine (--engine CMD); casual plays by nodes" in capsys.readouterr().err
+    )
