@@ -20,7 +20,11 @@ def keys(table: dict, prefix: str = "") -> set[str]:
 
 
 def translation(language: str) -> dict:
-    return json.loads((WEB_DIR / "i18n" / f"{language}.json").read_text())
+    """The page's words in ``language`` with those of every part loaded later (``i18n/<part>/``)."""
+    table = json.loads((WEB_DIR / "i18n" / f"{language}.json").read_text())
+    for part in sorted(path for path in (WEB_DIR / "i18n").iterdir() if path.is_dir()):
+        table |= json.loads((part / f"{language}.json").read_text())
+    return table
 
 
 @pytest.mark.parametrize("language", LANGUAGES[1:])

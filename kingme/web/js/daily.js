@@ -133,12 +133,29 @@ function button(mode, testid, key) {
   return entry;
 }
 
+// The analysis board's entry: on a phone an icon (a magnifier over a board's corner), as Help and
+// Settings are, so the row of modes still fits; its word stays its accessible name.
+function analysisEntry() {
+  const entry = button("analysis", "analysis-entry", "nav.analysis");
+  delete entry.dataset.i18n;
+  entry.innerHTML = `<svg class="nav-icon" viewBox="0 0 20 20" aria-hidden="true"><circle cx="8.5" cy="8.5" r="5.5"/><path d="M12.5 12.5 L17.5 17.5"/></svg><span class="nav-label" data-i18n="nav.analysis"></span>`;
+  return entry;
+}
+
 // Show the view of the page's URL (at start and after Back or Forward).
 function follow() {
   const puzzle = window.location.pathname.match(/^\/puzzle(?:\/([A-Za-z0-9_-]+))?\/?$/);
   if (window.location.pathname === "/daily") openDailyGame();
   else if (puzzle) showPuzzle(puzzle[1] ? { id: puzzle[1] } : {});
+  else if (/^\/analysis\/?$/.test(window.location.pathname)) showAnalysis(new URLSearchParams(window.location.search).get("fen"));
   else setMode("play");
+}
+
+// The analysis board's module is loaded the first time the board is shown; `fen` (from a
+// review's link, /analysis?fen=...) is the position to start from.
+function showAnalysis(fen = null) {
+  setMode("analysis");
+  import("./analysis.js").then((analysis) => analysis.openAnalysis(fen)).catch(failed);
 }
 
 // The puzzle view's module is loaded the first time the view is shown.
@@ -168,7 +185,11 @@ function buildPanel() {
 // confirm(title, text, action) -> Promise<bool>: the page's dialog, to ask before leaving a room.
 export function mountDailies(confirm) {
   const modes = document.getElementById("modes");
-  modes.append(button("daily-game", "daily-game", "daily.entry"), button("daily-puzzle", "daily-puzzle", "daily.puzzleEntry"));
+  modes.append(
+    button("daily-game", "daily-game", "daily.entry"),
+    button("daily-puzzle", "daily-puzzle", "daily.puzzleEntry"),
+    analysisEntry(),
+  );
   buildPanel();
   applyTo(document);
   modes.addEventListener("click", (event) => {
@@ -178,6 +199,10 @@ export function mountDailies(confirm) {
       if (!session.remote) navigate(dailyDay(session.match?.record) ? "/daily" : "/");
     } else if (mode === "daily-game") mayLeaveRoom(confirm).then((leave) => leave && openDailyGame());
     else if (mode === "daily-puzzle") showPuzzle();
+    else if (mode === "analysis") {
+      navigate("/analysis");
+      showAnalysis();
+    }
   });
   subscribe(() => {
     sync();

@@ -9,16 +9,36 @@ let strings = {};
 let fallback = {};
 let current = "en";
 
-async function load(language) {
-  const { status, data } = await http("GET", `/i18n/${language}.json`);
+// Parts of the page loaded later (the review and the archive) bring their words in their own
+// files, /i18n/<part>/<language>.json, so the first visit does not download them.
+const parts = new Set();
+
+async function load(language, part = "") {
+  const url = part ? `/i18n/${part}/${language}.json` : `/i18n/${language}.json`;
+  const { status, data } = await http("GET", url);
   if (status !== 200) throw new Error(`no translation file for ${language}`);
   return data;
 }
 
+// The words of a language: the page's, and those of every part loaded so far.
+async function words(language) {
+  const tables = await Promise.all([load(language), ...[...parts].map((part) => load(language, part))]);
+  return Object.assign({}, ...tables);
+}
+
+// A part's words, in English and in the chosen language, before the part shows anything.
+export async function loadPart(part) {
+  if (parts.has(part)) return;
+  parts.add(part);
+  const [english, chosen] = await Promise.all([load("en", part), current === "en" ? null : load(current, part)]);
+  Object.assign(fallback, english);
+  if (chosen) Object.assign(strings, chosen);
+}
+
 export async function setLanguage(language) {
   const chosen = LANGUAGES.includes(language) ? language : "en";
-  if (!Object.keys(fallback).length) fallback = await load("en");
-  strings = chosen === "en" ? fallback : await load(chosen);
+  if (!Object.keys(fallback).length) fallback = await words("en");
+  strings = chosen === "en" ? fallback : await words(chosen);
   current = chosen;
   document.documentElement.lang = chosen;
   applyTo(document);
