@@ -105,6 +105,25 @@ def test_the_engine_is_sent_the_time_the_pacer_used_on_its_last_move(tmp_path: P
     assert result.times.summary("random", "engine:fake").startswith("CPU ms a move, mean / median: random used ")
 
 
+def test_a_frozen_copy_or_an_engine_as_pacer_is_timed_in_its_own_process(tmp_path: Path) -> None:
+    # The running package is its own frozen copy here. The clock is asked only about the two
+    # children, each by its own process id: the pacer's search runs in the frozen copy's.
+    import kingme
+    from kingme.engine.match import ExternalEngine, FrozenEngine
+
+    here = str(Path(kingme.__file__).resolve().parent.parent)
+    log = tmp_path / "go.txt"
+    asked: list[int | None] = []
+
+    def clock(pid: int | None) -> float:
+        asked.append(pid)
+        return len(asked) / 100  # ten milliseconds between readings
+
+    run_match(Contestant("casual", 300, frozen=here), _fake_engine(log), openings=1, workers=1, clock=clock)
+    engine = ExternalEngine.of(_fake_command(log)).pid
+    assert set(asked) == {FrozenEngine.of(here).pid, engine}
+
+
 def test_a_stopped_equal_time_match_goes_on_with_the_times_of_the_games_already_played(tmp_path: Path) -> None:
     record, log = tmp_path / "match.txt", tmp_path / "go.txt"
     run_match("random", _fake_engine(log), 2, 1, record=record, clock=ScriptedClock())
