@@ -47,6 +47,7 @@ NOT_RUN = {
     "kingme perft 10": "tens of seconds in pure Python",
     "kingme perft 12 | head -3": "run by test_a_reader_that_stops_reading_ends_the_command_quietly",
     "kingme bench engine": "minutes of engine searches",
+    "kingme bench review": "minutes of engine searches (tests/review/test_review_command.py)",
     "kingme bench egdb --pieces 5": "needs the 5-piece database built",
     "kingme bench egdb --pieces 6": "needs the 6-piece database built",
     "kingme bench endings": "needs the 5-piece database built (tests/engine/test_endings_play.py)",
