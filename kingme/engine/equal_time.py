@@ -108,7 +108,8 @@ class MoveTimes:
         for word in words:
             values = word.partition("=")[2]
             numbers = values.split(",") if values else []
-            if not all(n.isascii() and n.isdigit() and int(n) <= MAX_MOVETIME_MS for n in numbers):
+            digits = len(str(MAX_MOVETIME_MS))
+            if not all(n.isascii() and n.isdigit() and len(n) <= digits and int(n) <= MAX_MOVETIME_MS for n in numbers):
                 raise KingmeError(f"{word[:40]!r} is not a list of milliseconds from 0 to {MAX_MOVETIME_MS}")
             lists.append(tuple(map(int, numbers)))
         if len(lists[1]) != len(lists[2]):

@@ -193,6 +193,8 @@ def test_an_equal_time_record_without_times_or_with_bad_times_is_refused_and_lef
         "a word too few": "ballot-001-a-black draw pacer=1,2 given=1\n",
         "not milliseconds": "ballot-001-a-black draw pacer=1,-2 given=1 engine=3\n",
         "uneven": "ballot-001-a-black draw pacer=1,2 given=1,2 engine=3\n",
+        "too long": "ballot-001-a-black draw pacer=1 given=1 engine=3600001\n",
+        "far too long": f"ballot-001-a-black draw pacer={'9' * 5000} given=1 engine=3\n",
     }
     for name, line in bad.items():
         path = tmp_path / f"{name}.txt"
