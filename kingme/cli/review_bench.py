@@ -88,9 +88,46 @@ def _reviews_per_core(pool: EnginePool, workers: int, plies: int) -> None:
     _say(f"  {cpu:.1f} CPU s ({wall:.1f} s wall): a core serves {1 / cpu:.2f} reviews of {game} a second")
 
 
+#: The analysis board's positions: the bench game's start, and after 20 and 40 of its plies (a
+#: middle game, and an ending of kings).
+ANALYSIS_PLIES = (0, 20, 40)
+#: Seconds of analysis after which the depth reached is shown.
+ANALYSIS_MARKS = (1.0, 2.0, 3.0)
+
+
+async def _analysed(pool: EnginePool, fen: str) -> tuple[float, list[int]]:
+    """Seconds to the analysis board's first lines of ``fen`` and the depth completed at each of
+    ``ANALYSIS_MARKS``, streamed as the server streams them (one pool call a depth)."""
+    import json
+
+    from kingme.review.lines import MAX_LINES
+    from kingme.server.analysis import Ticket, stream_lines
+
+    started = time.perf_counter()
+    reached: list[tuple[float, int]] = []
+
+    async def gone() -> bool:  # the page stops it after the last mark
+        return time.perf_counter() - started >= ANALYSIS_MARKS[-1]
+
+    async for text in stream_lines(pool, Ticket("bench"), fen, MAX_LINES, gone):
+        reached.append((time.perf_counter() - started, json.loads(text)["depth"]))
+    depths = [max((depth for when, depth in reached if when <= mark), default=0) for mark in ANALYSIS_MARKS]
+    return (reached[0][0] if reached else 0.0), depths
+
+
+def _analysis_board(pool: EnginePool, workers: int, plies: int) -> None:
+    """The analysis board's three lines: the first lines' wall time and the depth after 1, 2, 3 s."""
+    del workers, plies  # one stream, whatever the review's game
+    for ply in ANALYSIS_PLIES:
+        game = _game(ply)
+        first, depths = asyncio.run(_analysed(pool, game.board.fen()))
+        marks = ", ".join(f"{depth} after {mark:g} s" for mark, depth in zip(ANALYSIS_MARKS, depths, strict=True))
+        _say(f"analysis board after {plural(ply, 'ply', 'plies')}: first lines after {first:.2f} s; depth {marks}")
+
+
 #: The parts of the bench, in order: each takes the warmed pool, its number of workers and the plies
 #: of ``BENCH_MOVES`` to review.
-PARTS: tuple[Callable[[EnginePool, int, int], None], ...] = (_review_walls, _reviews_per_core)
+PARTS: tuple[Callable[[EnginePool, int, int], None], ...] = (_review_walls, _reviews_per_core, _analysis_board)
 
 
 def _warm(pool: EnginePool, workers: int) -> None:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
-from kingme.cli import main
+from kingme.cli import main, review_bench
 from kingme.game import Game, Setup
 from kingme.game.pdn import game_to_pdn
 from kingme.review.budgets import BUDGETS
@@ -96,11 +97,16 @@ def test_bad_options_are_refused(games: Path, capsys: pytest.CaptureFixture[str]
     assert options[0] in capsys.readouterr().err
 
 
-def test_the_review_bench_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_review_bench_prints_its_figures(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(review_bench, "ANALYSIS_PLIES", (0,))  # the analysis board's part, shortened
+    monkeypatch.setattr(review_bench, "ANALYSIS_MARKS", (0.2,))
     assert main(["bench", "review", "--plies", "1"]) == 0
     out = capsys.readouterr().out
     assert out.count("first verdict after") == 2  # the standard and the deep budget
     assert "reviews of 1 ply a second" in out
+    assert re.search(r"analysis board after 0 plies: first lines after \d+\.\d\d s; depth \d+ after 0\.2 s", out)
 
 
 def test_the_review_bench_reviews_at_most_its_games_plies(capsys: pytest.CaptureFixture[str]) -> None:
