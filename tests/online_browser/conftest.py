@@ -31,6 +31,12 @@ class Player(Play):
         expect(link).to_have_value(re.compile(rf"^{re.escape(self.url)}/room/[A-Za-z0-9_-]{{16,64}}$"))
         return link.input_value()
 
+    def invite(self, friend: Player, side: str = "red", rules: str = "american") -> str:
+        """Start a room and have ``friend`` open its link: the link."""
+        link = self.create(side=side, rules=rules)
+        friend.open_link(link)
+        return link
+
     def open_link(self, link: str) -> None:
         self.page.goto(link)
         self.page.wait_for_selector("html[data-ready=true]")

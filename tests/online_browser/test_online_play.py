@@ -379,7 +379,7 @@ def test_a_move_lost_on_the_way_to_a_page_reaches_it_by_the_next_event_at_the_la
 
 def test_a_friend_who_joins_a_casual_room_by_its_link_sees_that_captures_are_optional(players):
     host, friend = players(), players()
-    friend.open_link(host.create(side="red", rules="casual"))
+    host.invite(friend, rules="casual")
     expect(friend.hook("status")).to_contain_text("Red to move")
     expect(friend.hook("rules-shown")).to_have_text("Rules Casual · captures optional")
     expect(host.hook("rules-shown")).to_have_text("Rules Casual · captures optional")
@@ -387,8 +387,7 @@ def test_a_friend_who_joins_a_casual_room_by_its_link_sees_that_captures_are_opt
 
 def test_nothing_in_a_room_leaves_it_without_asking(players):
     host, friend = players(), players()
-    link = host.create(side="red")
-    friend.open_link(link)
+    link = host.invite(friend)
     expect(host.hook("import-pdn")).to_be_hidden()  # a pasted game has no place in a room
     host.hook("new-game").click()
     host.hook("start").click()

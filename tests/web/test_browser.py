@@ -247,7 +247,8 @@ def test_changing_the_level_in_new_game_starts_nothing_and_keeps_the_side_just_c
     expect(play.hook("side")).to_have_value("white")
     expect(play.hook("start")).to_be_visible()
     assert len(play.history()) == 2  # the game on the board goes on until Start match
-    play.start_by(play.hook("start").click)
+    play.hook("start").click()
+    play.start_by(play.hook("confirm").click)  # the game moved in counts as lost: asked first
     expect(play.page.locator("#player-bottom .player-role")).to_have_text("You")
     expect(play.page.locator("#player-bottom .player-name")).to_have_text("White")
     expect(play.page.locator("#player-top .player-role")).to_contain_text("Club")

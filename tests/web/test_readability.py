@@ -146,7 +146,8 @@ def test_the_pause_menu_offers_resume_resign_and_restart(play):
     play.hook("pause").click()
     for testid in ("resume", "pause-resign", "pause-restart"):
         expect(play.hook(testid)).to_be_visible()
-    play.start_by(lambda: play.hook("pause-restart").click())
+    play.hook("pause-restart").click()
+    play.start_by(play.hook("confirm").click)  # restarting asks first
     play.wait_for_history(0)
     expect(play.hook("pause-resign")).to_be_hidden()
     play.click(11, 15)

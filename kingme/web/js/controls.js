@@ -5,7 +5,7 @@
 import { api } from "./api.js";
 import { t } from "./i18n.js";
 import { adopt, announce, cancelPending, changed, failed, pending } from "./session.js";
-import { active, interactive, midJump, resigner, session, undoTurns } from "./state.js";
+import { active, humanColor, interactive, isDaily, midJump, resigner, session, undoTurns, vsComputer } from "./state.js";
 
 const ui = session.ui;
 
@@ -68,6 +68,24 @@ export function resume() {
   announce(t("announce.resumed"));
   changed();
   return true;
+}
+
+// Whether the game on the board may be left for another (restarting, or Start match), leaving it
+// so that it is not escaped: an unfinished game against the computer that the player has moved in
+// counts as lost, as resigning would — as the big sites count a started rated game abandoned; a
+// game with two players on this device, or not yet moved in, is simply left. Restarting always
+// asks; starting another game asks when the game would count. False when the player says no.
+// confirm(title, text, action) -> Promise<bool> is the page's confirmation dialog.
+export async function leaveGame(confirm, restarting) {
+  if (!active() || session.remote) return true;
+  const loses = vsComputer() && !isDaily() && session.state.standard
+    && session.state.history.some((item) => item.color === humanColor());
+  if (!restarting && !loses) return true;
+  const title = t(restarting ? "dialog.restartTitle" : "dialog.newGameTitle");
+  const action = t(restarting ? "dialog.restartConfirm" : "dialog.newGameConfirm");
+  if (!(await confirm(title, t(loses ? "dialog.leaveLoses" : "dialog.leaveText"), action))) return false;
+  if (loses) await resign();
+  return !loses || !active(); // a resignation the server refused leaves the game where it was
 }
 
 export async function resign() {

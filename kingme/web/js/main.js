@@ -166,9 +166,12 @@ function wire() {
   $("pause").addEventListener("click", pause);
   $("resume").addEventListener("click", resume);
   $("pause-resign").addEventListener("click", resign);
-  $("pause-restart").addEventListener("click", play.restart);
+  const restart = async () => {
+    if (await controls.leaveGame(confirmDialog, true)) play.restart();
+  };
+  $("pause-restart").addEventListener("click", restart);
   $("resign").addEventListener("click", resign);
-  $("restart").addEventListener("click", play.restart);
+  $("restart").addEventListener("click", restart);
   $("flip").addEventListener("click", play.flip);
   $("end-turn").addEventListener("click", play.endTurn);
   $("replay-same-seed").addEventListener("click", play.restart);

@@ -2,6 +2,7 @@
 // seed), shown before a game and on New game. It writes only its own form and notes, and starts
 // games through the session's actions.
 
+import { leaveGame } from "./controls.js";
 import { entry, t } from "./i18n.js";
 import { failed, mayLeaveRoom, rememberSetup, start } from "./session.js";
 import { colorName, DEFAULT_SETUP, dailyInPlay, session } from "./state.js";
@@ -105,7 +106,7 @@ export function mountSetup(confirm) {
     if ($("start").disabled) return;
     remember();
     const config = formConfig();
-    if (!(await mayLeaveRoom(confirm))) return;
+    if (!(await mayLeaveRoom(confirm)) || !(await leaveGame(confirm, false))) return;
     if (config.opponent === "online") import("./online.js").then((online) => online.createRoom(config)).catch(failed);
     else start(config);
   });
