@@ -150,6 +150,18 @@ class Game:
         self._ending = self.result = Result(opponent(color or self.turn), "resignation")
         return self.result
 
+    def lose_on_time(self, color: Color) -> Result:
+        """End the game against ``color``, whose time ran out. The clock is not the game's: an
+        online room keeps it and says when it fell. A player out of time loses whatever is left
+        on the board (the rule of checkers' tournament clocks; chess's draw when the opponent
+        could not win has no counterpart kingme could decide fairly)."""
+        if self.result is not None:
+            raise GameOverError("the game is over")
+        if color not in ("black", "white"):
+            raise IllegalMoveError(f"cannot lose on time for {color!r}: choose black or white")
+        self._ending = self.result = Result(opponent(color), "time")
+        return self.result
+
     def agree_draw(self) -> Result:
         """End the game as a draw agreed by both players."""
         if self.result is not None:
@@ -173,9 +185,12 @@ class Game:
 
     def record(self) -> dict[str, Any]:
         """The game as plain data: setup, moves (full paths) and how it ended, if from outside."""
-        ending = None
+        ending: dict[str, Any] | None = None
         if self._ending is not None:
-            ending = {"resigned": self._ending.loser} if self._ending.reason == "resignation" else {"agreed": True}
+            ending = {
+                "resignation": {"resigned": self._ending.loser},
+                "time": {"timeout": self._ending.loser},
+            }.get(self._ending.reason, {"agreed": True})
         return {"setup": self.setup.to_dict(), "moves": [str(m) for m in self.moves], "ending": ending}
 
     @classmethod
@@ -198,6 +213,10 @@ class Game:
                 game.agree_draw()
             elif isinstance(ending, dict) and set(ending) == {"resigned"}:
                 game.resign(ending["resigned"])
+            elif isinstance(ending, dict) and set(ending) == {"timeout"}:
+                game.lose_on_time(ending["timeout"])
             else:
-                raise SetupError("the record's ending must be {'resigned': colour} or {'agreed': true}")
+                raise SetupError(
+                    "the record's ending must be {'resigned': colour}, {'timeout': colour} or {'agreed': true}"
+                )
         return game

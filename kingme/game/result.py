@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from kingme.rules.board import Color, opponent
 
 #: Reasons a game ends, checked in this order after each whole turn (resignation and agreement
-#: come from the players, not from the position).
-REASONS = ("no-pieces", "blocked", "repetition", "no-progress", "resignation", "agreement")
+#: come from the players, a loss on time from a clock kept outside the game, not from the position).
+REASONS = ("no-pieces", "blocked", "repetition", "no-progress", "resignation", "agreement", "time")
 
 
 @dataclass(frozen=True)

@@ -42,9 +42,13 @@ def test_a_record_keeps_how_a_game_ended_from_outside():
     resigned.resign("white")
     agreed = Game(moves=OPENING)
     agreed.agree_draw()
-    for game in (resigned, agreed):
+    out_of_time = Game(moves=OPENING)
+    out_of_time.lose_on_time("black")
+    for game in (resigned, agreed, out_of_time):
         assert same(Game.from_record(game.record()), game)
     assert resigned.record()["ending"] == {"resigned": "white"}
+    assert out_of_time.record()["ending"] == {"timeout": "black"}
+    assert (out_of_time.result.winner, out_of_time.result.reason) == ("white", "time")
 
 
 def test_a_record_names_moves_by_their_full_path():

@@ -156,14 +156,19 @@ class Pair:
 
 
 @asynccontextmanager
-async def two_processes(tmp_path: Path, **options: Any) -> AsyncIterator[Pair]:
+async def two_processes(
+    tmp_path: Path, time_control: str = "untimed", clock: Callable[[], float] | None = None, **options: Any
+) -> AsyncIterator[Pair]:
+    """Black's room on ``a`` (with ``time_control``), White on ``b``; both run by ``clock`` if given."""
     database = Database.sqlite(tmp_path / "rooms.sqlite3")
     await migrate(database)
     config = OnlineConfig(**({"rooms_per_hour": 1000} | options))
     bus = Bus()
     a = OnlineService(RoomStore(database), BusPubSub(bus), config)
     b = OnlineService(RoomStore(database), BusPubSub(bus), config)
-    created = await a.create_room("american", "black", "127.0.0.1")
+    if clock is not None:
+        a.clock = b.clock = clock
+    created = await a.create_room("american", "black", "127.0.0.1", time_control)
     joined = await b.join(created.room)
     black, white = Player(a), Player(b)
     await black.hello(created)

@@ -19,6 +19,7 @@ from kingme.server.online.events import (
     Numbered,
     PlayAgainRequested,
     Resigned,
+    TimedOut,
     UndoAccepted,
     UndoDeclined,
     UndoRequested,
@@ -27,9 +28,10 @@ from kingme.server.online.events import (
 from kingme.server.online.wire import Event, Welcome
 
 EXAMPLES = [
-    Created("american", {"black": 1, "white": 2}),
-    Joined(2, "white"),
+    Created("american", {"black": 1, "white": 2}, "3+2"),
+    Joined(2, "white", clock={"black": 180_000, "white": 180_000, "running": "black", "since": 5}),
     Moved("black", "9x18x27", [9, 18, 27], [14, 23], True, "m1"),
+    TimedOut("white", clock={"black": 1_000, "white": 0, "running": None, "since": 0}),
     UndoRequested("black"),
     UndoDeclined("white"),
     UndoAccepted("white", 2),
@@ -40,6 +42,14 @@ EXAMPLES = [
     PlayAgainRequested("white", True),
     NewGame("black", False, {"black": 2, "white": 1}, 2),
 ]
+
+
+def test_events_stored_before_clocks_read_back_untimed():
+    assert parse_event("created", {"variant": "american", "sides": {"black": 1, "white": 2}}).time_control == (
+        "untimed"
+    )
+    assert parse_event("joined", {"player": 2, "color": "white"}).clock is None
+    assert "clock" not in Joined(2, "white").to_data()
 
 
 def test_the_examples_cover_every_kind():

@@ -6,19 +6,23 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from kingme.server.online import wire
+from kingme.server.online.clock import time_control
 from kingme.server.online.events import RoomEvent
-from kingme.server.online.room import Room, RoomError
+from kingme.server.online.room import Moment, Room, RoomError
 from kingme.server.state import game_state
 from kingme.server.storage import StoredRoom
 
 NOW = 1_800_000_000
+AT = Moment(NOW * 1000)
 
 
 def play(room: Room, player: int, action: wire.RoomAction) -> RoomEvent | None:
     """Decide and apply ``action`` of ``player``, as the server does; None when refused."""
     try:
-        event = room.decide(player, action)
+        event = room.decide(player, action, AT)
     except RoomError:
         return None
     room.apply(room.version + 1, event, NOW)
@@ -30,10 +34,11 @@ def stored(room: Room) -> StoredRoom:
     return StoredRoom(room.id, room.variant, NOW, room.last_move_at, room.version, "1", "2", room.snapshot())
 
 
-def test_a_rooms_state_is_its_game_built_from_scratch_after_every_event():
+@pytest.mark.parametrize("control", ["untimed", "3+2"])
+def test_a_rooms_state_is_its_game_built_from_scratch_after_every_event(control):
     chooser = random.Random(12)
-    room = Room.new("r" * 22, "american", "black", NOW)
-    room.apply(1, room.decide_join(), NOW)
+    room = Room.new("r" * 22, "american", "black", NOW, time_control(control))
+    room.apply(1, room.decide_join(AT), NOW)
     for ply in range(600):
         player = room.sides[room.game.turn]
         roll = chooser.random()
@@ -49,5 +54,5 @@ def test_a_rooms_state_is_its_game_built_from_scratch_after_every_event():
             move = chooser.choice(room.game.legal_moves())
             play(room, player, wire.Move(f"m{ply}", str(move)))
         assert room.public_state()["game"] == game_state(room.game)
-        assert Room.restore(stored(room)).public_state() == room.public_state()
+        assert Room.restore(stored(room)).public_state(AT.now) == room.public_state(AT.now)
     assert room.game_no > 3  # the run went through several games, undos and resignations

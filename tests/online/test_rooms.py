@@ -242,3 +242,32 @@ def test_a_seat_is_restored_with_its_token_after_a_refresh(lobby, run, color):
         assert back.color == color and back.state["game"]["record"]["moves"] == ["11-15"]
 
     run(scenario())
+
+
+def test_the_host_picks_a_time_control_and_the_players_see_both_clocks(lobby, run):
+    async def scenario():
+        created = await lobby.create(side="black", time_control="5+0")
+        status, described = await asyncio.to_thread(
+            http_json, "GET", f"{lobby.server.http}/api/rooms/{created['room']}"
+        )
+        assert status == 200 and described["time_control"]["initial_ms"] == 300_000
+        joined = await lobby.join(created["room"])
+        black = await lobby.connect(created["room"], created["token"])
+        white = await lobby.connect(created["room"], joined["token"])
+        assert black.state["clock"]["running"] == "black" and white.state["clock"]["white"] == 300_000
+        assert (await black.receive("probe"))["n"] == 1  # the server measures each player's round trip
+        await black.send({"type": "probe", "n": 1})
+        await play(black, "11-15", white)
+        assert white.state["clock"]["running"] == "white" and 0 < white.state["clock"]["black"] <= 300_000
+
+    run(scenario())
+
+
+def test_a_time_control_outside_the_allowed_set_is_refused_over_http(lobby, run):
+    async def scenario():
+        url = f"{lobby.server.http}/api/rooms"
+        status, answer = await asyncio.to_thread(http_json, "POST", url, {"time_control": "1+0"})
+        assert status == 400 and answer["code"] == "bad_time_control"
+        assert "untimed, 3+2, 5+0, 10+5, 15+10, 1d, 2d, 3d" in answer["error"]
+
+    run(scenario())

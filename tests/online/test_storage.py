@@ -72,6 +72,21 @@ def test_a_write_from_a_stale_version_stores_nothing(database, run):
     run(scenario())
 
 
+def test_the_rooms_whose_clock_has_run_out_are_found_earliest_first_and_not_after_the_game(database, run):
+    store = RoomStore(database)
+
+    async def scenario():
+        for name, flag_at in (("A", 5_000), ("B", 3_000), ("C", 9_000), ("D", None)):
+            await store.create(room(name * 22), StoredEvent(1, "created", {}))
+            await store.append(name * 22, 1, [StoredEvent(2, "joined", {})], {}, 1, flag_at=flag_at)
+        assert await store.flagged(5_000) == ["B" * 22, "A" * 22]
+        assert await store.append("B" * 22, 2, [StoredEvent(3, "time_out", {})], {}, 1)  # decided: no flag
+        assert await store.flagged(10_000) == ["A" * 22, "C" * 22]
+        assert [e.at for e in await store.events_since("A" * 22, 0, 5)] == [1000, 1]
+
+    run(scenario())
+
+
 def test_two_writers_racing_on_one_room_exactly_one_wins(settings, database, run):
     store = RoomStore(database)
     other = Database.from_settings(settings)  # a second process's connection

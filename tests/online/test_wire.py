@@ -17,6 +17,7 @@ from kingme.server.online.wire import (
     PlayAgain,
     Presence,
     PresenceBroadcast,
+    ProbeAnswer,
     ProtocolError,
     Sync,
     VersionBroadcast,
@@ -38,11 +39,21 @@ MOVED = Moved("black", "11-15", [11, 15], [], False, "m1")
         Move("m2", [9, 18, 27]),
         PlayAgain(keep_sides=True),
         Sync(3),
-        *(kind() for kind in CLIENT_MESSAGES.values() if kind is not Move),  # the others have defaults
+        ProbeAnswer(12),
+        *(kind() for kind in CLIENT_MESSAGES.values() if kind not in (Move, ProbeAnswer)),  # defaults
     ],
 )
 def test_every_client_message_reads_back_as_itself(message):
     assert parse(message.to_wire()) == message
+
+
+def test_a_client_cannot_tell_the_server_its_own_time():
+    for claim in ({"type": "move", "id": "m1", "move": "11-15", "clock": 170_000}, {"type": "ping", "time": 5}):
+        with pytest.raises(ProtocolError) as refused:
+            parse(json.dumps(claim))
+        assert refused.value.code == "server_clock" and "the server keeps the clock" in refused.value.message
+    with pytest.raises(ProtocolError, match="echoes the probe's number"):
+        parse(json.dumps({"type": "probe", "n": "soon"}))
 
 
 def test_each_message_type_takes_exactly_its_dataclass_fields():

@@ -12,7 +12,8 @@ from kingme.server.environment import items, whole_number
 @dataclass(frozen=True)
 class OnlineConfig:
     """``KINGME_ROOMS_PER_HOUR``, ``KINGME_MESSAGES_PER_SECOND`` and ``KINGME_ALLOWED_ORIGINS``
-    (comma-separated origins such as ``https://checkers.example``) may be set."""
+    (comma-separated origins such as ``https://checkers.example``) may be set;
+    ``KINGME_TEST_TIME_CONTROLS=1`` is for tests alone (``clock.TEST_CONTROL``)."""
 
     #: Rooms one client address may create in any hour.
     rooms_per_hour: int = 30
@@ -33,10 +34,22 @@ class OnlineConfig:
     max_room_events: int = 50_000
     #: With several processes: seconds between comparing the rooms here with the database.
     version_check_seconds: float = 2.0
+    #: Seconds between looking for games lost on time (a flag falls at most this late).
+    flag_check_seconds: float = 0.5
+    #: Seconds between the round-trip probes of a timed game's players (lag compensation).
+    probe_seconds: float = 10.0
+    #: Whether hosts may pick the test-only time controls of a few seconds.
+    test_time_controls: bool = False
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> OnlineConfig:
         per_hour = whole_number(env, "KINGME_ROOMS_PER_HOUR", cls.rooms_per_hour, 1, 10**7)
         rate = whole_number(env, "KINGME_MESSAGES_PER_SECOND", 10, 1, 10_000)
         origins = items(env, "KINGME_ALLOWED_ORIGINS")
-        return cls(rooms_per_hour=per_hour, messages_per_second=float(rate), allowed_origins=origins)
+        test_clocks = env.get("KINGME_TEST_TIME_CONTROLS", "") == "1"
+        return cls(
+            rooms_per_hour=per_hour,
+            messages_per_second=float(rate),
+            allowed_origins=origins,
+            test_time_controls=test_clocks,
+        )

@@ -3,9 +3,11 @@
 HTTP (JSON in, JSON out; refusals are the edge's ``{"error": message, "code": code}``, with the
 status ``wire.HTTP_STATUS`` gives each code):
 
-- ``POST /api/rooms`` ``{"variant": "american"|"casual", "side": "black"|"white"|"random"}`` →
+- ``POST /api/rooms`` ``{"variant": "american"|"casual", "side": "black"|"white"|"random",
+  "time_control": "untimed"|"3+2"|"5+0"|"10+5"|"15+10"|"1d"|"2d"|"3d"}`` →
   201 ``{"room", "token", "player": 1, "color", "invite_path"}``
-- ``GET /api/rooms/{room}`` → ``{"room", "variant", "seated", "open", "expires_at"}``; 404 unknown, 410 expired
+- ``GET /api/rooms/{room}`` → ``{"room", "variant", "seated", "open", "expires_at", "time_control"}``;
+  404 unknown, 410 expired
 - ``POST /api/rooms/{room}/join`` → 201 ``{"room", "token", "player": 2, "color"}``; 409 when both seats are taken
 
 WebSocket ``/ws/rooms/{room}``: the messages are in ``wire.py``; after the hello, ``HANDLERS`` says
@@ -35,6 +37,7 @@ from kingme.server.online.wire import (
     Hello,
     Ping,
     Pong,
+    ProbeAnswer,
     ProtocolError,
     RoomAction,
     Sync,
@@ -53,10 +56,11 @@ def routes(service_of: Any) -> list[BaseRoute]:
 
     async def create(request: Request) -> JSONResponse:
         data = await read_json(request, MAX_MESSAGE_BYTES)
-        only_fields(data, {"variant", "side"})
+        only_fields(data, {"variant", "side", "time_control"})
         address = request.client.host if request.client else "unknown"
         service = service_of()
-        seat = await service.create_room(data.get("variant", "american"), data.get("side", "random"), address)
+        variant, side = data.get("variant", "american"), data.get("side", "random")
+        seat = await service.create_room(variant, side, address, data.get("time_control", "untimed"))
         body = {
             "room": seat.room,
             "token": seat.token,
@@ -104,10 +108,15 @@ async def serve_socket(service: OnlineService, websocket: WebSocket) -> None:
     await websocket.accept()
     client = Client(websocket.send_text, lambda code: websocket.close(code=code), config)
     writer = asyncio.create_task(client.write())
+    prober: asyncio.Task[None] | None = None
     try:
         if await _greet(service, client, websocket):
+            if service.timed_player(client):
+                prober = asyncio.create_task(_probe(client, config.probe_seconds))
             await _serve(service, client, websocket)
     finally:
+        if prober is not None:
+            prober.cancel()
         await service.disconnect(client)
         client.close(1000)
         try:
@@ -169,6 +178,17 @@ async def _pong(_service: OnlineService, client: Client, _ping: Ping) -> None:
     client.send(Pong().to_wire())
 
 
+async def _probe(client: Client, seconds: float) -> None:
+    """Measure a timed game's player's round trip now and every ``seconds`` (lag compensation)."""
+    while not client.closed:
+        client.probe()
+        await asyncio.sleep(seconds)
+
+
+async def _probe_answered(_service: OnlineService, client: Client, answer: ProbeAnswer) -> None:
+    client.answered(answer.n)
+
+
 async def _hello_again(_service: OnlineService, _client: Client, _hello: Hello) -> None:
     raise ProtocolError("already_greeted", "this connection has already said hello")
 
@@ -185,6 +205,7 @@ async def _act(service: OnlineService, client: Client, action: RoomAction) -> No
 #: goes to the room, which decides on it.
 HANDLERS: dict[type[ClientMessage], Callable[[OnlineService, Client, Any], Awaitable[None]]] = {
     Ping: _pong,
+    ProbeAnswer: _probe_answered,
     Hello: _hello_again,
     Sync: _sync,
     **{kind: _act for kind in CLIENT_MESSAGES.values() if issubclass(kind, RoomAction)},

@@ -10,7 +10,7 @@ listed in docs/architecture.md (section *online*).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, ClassVar
 
 from kingme.rules import Color
@@ -23,10 +23,16 @@ class RoomEvent:
     database or its own processes, so reading one checks its kind, not each field."""
 
     kind: ClassVar[str]
+    #: The room's clock after the event (``clock.Clock.to_wire``), for the events that change it
+    #: in a timed room; None (and left out of the data) otherwise.
+    clock: dict[str, Any] | None = field(default=None, kw_only=True)
 
     def to_data(self) -> dict[str, Any]:
-        """The event's fields as stored and sent (JSON-ready)."""
-        return {item.name: getattr(self, item.name) for item in fields(self)}
+        """The event's fields as stored and sent (JSON-ready); no clock, no ``clock`` field."""
+        data = {item.name: getattr(self, item.name) for item in fields(self)}
+        if data["clock"] is None:
+            del data["clock"]
+        return data
 
     @property
     def move_id(self) -> str | None:
@@ -46,6 +52,8 @@ class Created(RoomEvent):
     kind = "created"
     variant: str
     sides: dict[str, int]
+    #: The host's time control (``clock.TIME_CONTROLS``); rooms created before clocks are untimed.
+    time_control: str = "untimed"
 
 
 @dataclass(frozen=True)
@@ -107,6 +115,13 @@ class Resigned(ByColor):
 
 
 @dataclass(frozen=True)
+class TimedOut(ByColor):
+    """``color``'s time ran out, as the server decided: it loses the game."""
+
+    kind = "time_out"
+
+
+@dataclass(frozen=True)
 class DrawOffered(ByColor):
     kind = "draw_offered"
 
@@ -150,6 +165,7 @@ EVENTS: dict[str, type[RoomEvent]] = {
         UndoDeclined,
         UndoAccepted,
         Resigned,
+        TimedOut,
         DrawOffered,
         DrawDeclined,
         DrawAgreed,
@@ -161,14 +177,15 @@ EVENTS: dict[str, type[RoomEvent]] = {
 
 def parse_event(kind: str, data: dict[str, Any]) -> RoomEvent:
     """The event of ``kind`` with ``data`` as ``to_data`` wrote it; ``ValueError`` naming the
-    problem for an unknown kind or missing fields."""
+    problem for an unknown kind or missing fields (a field with a default, added after events
+    were stored without it, may be missing)."""
     event = EVENTS.get(kind)
     if event is None:
         raise ValueError(f"unknown event kind {kind!r}")
-    try:
-        return event(**{item.name: data[item.name] for item in fields(event)})
-    except KeyError as error:
-        raise ValueError(f"the {kind} event lacks its field {error}") from None
+    missing = [item.name for item in fields(event) if item.name not in data and item.default is MISSING]
+    if missing:
+        raise ValueError(f"the {kind} event lacks its field {missing[0]!r}")
+    return event(**{item.name: data[item.name] for item in fields(event) if item.name in data})
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,7 @@ from kingme.server.online.wire import (
     EventBroadcast,
     Presence,
     PresenceBroadcast,
+    Probe,
     VersionBroadcast,
     Welcome,
     WhoBroadcast,
@@ -63,6 +64,8 @@ PRESENCE_COALESCE = 0.1
 #: HEARTBEAT_TTL seconds (three renewals: a process busy for a moment is not taken for dead).
 HEARTBEAT_SECONDS = 2.0
 HEARTBEAT_TTL = 6
+#: Round-trip probes a connection may leave unanswered before the oldest is forgotten.
+MAX_PROBES = 4
 #: Spectator places of a room are kept in Redis this long after the last one was taken.
 SPECTATOR_PLACES_SECONDS = 86_400
 CHANNEL_PREFIX = "room:"
@@ -101,6 +104,26 @@ class Client:
         #: Whether this spectator holds a place in Redis (given back when it leaves).
         self.placed = False
         self.closed = False
+        #: The last round trip measured to this client (milliseconds), and the probes in flight
+        #: by number, with when each was sent (``time.monotonic``).
+        self.lag_ms = 0
+        self._probes: dict[int, float] = {}
+        self._probe_number = 0
+
+    def probe(self) -> None:
+        """Send a round-trip probe; the client echoes it at once (``answered``)."""
+        self._probe_number += 1
+        self._probes[self._probe_number] = time.monotonic()
+        while len(self._probes) > MAX_PROBES:  # a client that never answers holds no more than this
+            del self._probes[min(self._probes)]
+        self.send(Probe(self._probe_number).to_wire())
+
+    def answered(self, number: int) -> None:
+        """The client echoed probe ``number``: its round trip is measured (an unknown number,
+        or one echoed twice, changes nothing)."""
+        sent = self._probes.pop(number, None)
+        if sent is not None:
+            self.lag_ms = round((time.monotonic() - sent) * 1000)
 
     @property
     def greeted(self) -> bool:
@@ -234,7 +257,8 @@ class Hub:
         # From here to setting its version nothing awaits: every later event reaches this
         # client, every earlier one is in the state sent now.
         behind = last_event is not None and missed is None
-        client.send(Welcome(client.player, room.version, missed, behind, room.public_state()).to_wire())
+        state = room.public_state(self.rooms.now_ms())
+        client.send(Welcome(client.player, room.version, missed, behind, state).to_wire())
         client.version = room.version
 
     async def remove(self, client: Client) -> None:

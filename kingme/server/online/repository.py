@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kingme.rules import Color
+from kingme.server.online.clock import TimeControl
 from kingme.server.online.events import Created, Moved, Numbered, RoomEvent
 from kingme.server.online.room import Room
 from kingme.server.online.wire import ProtocolError
@@ -93,6 +94,10 @@ class RoomRepository:
 
     def now(self) -> int:
         return int(self.clock())
+
+    def now_ms(self) -> int:
+        """The server's time in Unix milliseconds: what clocks run by."""
+        return int(self.clock() * 1000)
 
     # -- rooms in use here -----------------------------------------------------------------
 
@@ -198,11 +203,11 @@ class RoomRepository:
             return await self.load(room_id, fresh=True)
         return room
 
-    async def create(self, variant: str, creator_color: Color, token: str) -> str:
+    async def create(self, variant: str, creator_color: Color, token: str, control: TimeControl) -> str:
         """Store a new room with its ``created`` event; its id."""
         room_id, now = secrets.token_urlsafe(16), self.now()
-        room = Room.new(room_id, variant, creator_color, now)
-        created = Created(variant, dict(room.sides))
+        room = Room.new(room_id, variant, creator_color, now, control)
+        created = Created(variant, dict(room.sides), control.name)
         room.apply(1, created, now)
         stored = StoredRoom(room_id, variant, now, now, room.version, hash_token(token), None, room.snapshot())
         await self.store.create(stored, created.stored(1))
@@ -215,11 +220,19 @@ class RoomRepository:
         number = previous + 1
         try:
             room.apply(number, event, now)
-            state = room.public_state()
+            state = room.public_state(self.now_ms())
             snapshot = room.snapshot(record=state["game"]["record"])
             moved = isinstance(event, Moved)  # a move keeps the room alive (``last_move_at``)
+            flag_at = None if room.clock is None else room.clock.flag_at()
             stored = await self.store.append(
-                room.id, previous, [event.stored(number)], snapshot, now, moved=moved, player2_token=player2_token
+                room.id,
+                previous,
+                [event.stored(number)],
+                snapshot,
+                now,
+                moved=moved,
+                player2_token=player2_token,
+                flag_at=flag_at,
             )
         except BaseException:
             self.evict(room.id)

@@ -7,6 +7,10 @@ an event only after storing it, and other processes apply the same events as the
 them, so every copy of a room goes through the same steps. Players are numbered 1 (the
 creator) and 2 (the friend); colours belong to a game, and switch between games unless a player
 asks to keep them.
+
+A timed room's clock (``clock.py``) is decided with the event that changes it, at the server's
+``Moment`` (its time, and the mover's measured round trip), and carried in the event: applying
+an event never reads a clock of its own.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from typing import Any
 from kingme.game import Game, Setup
 from kingme.rules import BLACK, WHITE, Color, KingmeError, Move, opponent
 from kingme.server.online import events, wire
+from kingme.server.online.clock import UNTIMED, Clock, TimeControl, time_control
 from kingme.server.state import game_state, history, history_row, turn_row
 from kingme.server.storage import StoredRoom
 
@@ -32,6 +37,15 @@ class RoomError(wire.ProtocolError):
 
 def _other(player: int) -> int:
     return 3 - player
+
+
+@dataclass(frozen=True)
+class Moment:
+    """When the server decides a request (Unix milliseconds), and the requesting connection's
+    measured round trip (milliseconds), which a move's time is credited with (``clock.py``)."""
+
+    now: int
+    lag: int = 0
 
 
 @dataclass
@@ -56,13 +70,18 @@ class Room:
     #: The game's history rows (``kingme.server.state.history``), kept in step with its moves by
     #: the events, so that a state costs the same at the game's last move as at its first.
     rows: list[dict[str, Any]] = field(default_factory=list)
+    control: TimeControl = UNTIMED
+    #: The clock of a timed room (None: untimed).
+    clock: Clock | None = None
 
     # -- building and storing ------------------------------------------------------------
 
     @classmethod
-    def new(cls, room_id: str, variant: str, creator_color: Color, now: int) -> Room:
+    def new(cls, room_id: str, variant: str, creator_color: Color, now: int, control: TimeControl = UNTIMED) -> Room:
         sides: dict[str, int] = {creator_color: 1, opponent(creator_color): 2}
-        return cls(room_id, variant, 0, now, sides, {1}, Game(Setup(variant)))
+        room = cls(room_id, variant, 0, now, sides, {1}, Game(Setup(variant)), control=control)
+        room.clock = Clock.fresh(control) if control.timed else None
+        return room
 
     def snapshot(self, record: dict[str, Any] | None = None) -> dict[str, Any]:
         """The state kept in the database next to the event log (``record``: the game's, if at hand)."""
@@ -75,6 +94,8 @@ class Room:
             "undo_request": self.undo_request,
             "draw_offer": self.draw_offer,
             "play_again": {str(player): keep for player, keep in self.play_again.items()},
+            "time_control": self.control.name,
+            "clock": None if self.clock is None else self.clock.to_wire(),
         }
 
     @classmethod
@@ -83,6 +104,7 @@ class Room:
         snapshot = stored.state
         game = Game.from_record(snapshot["game"])
         tokens = {1: stored.player1_token} | ({2: stored.player2_token} if stored.player2_token else {})
+        clock = snapshot.get("clock")  # rooms stored before clocks have neither field: untimed
         return cls(
             stored.id,
             stored.variant,
@@ -99,6 +121,8 @@ class Room:
             dict(stored.move_ids),
             tokens,
             history(game),
+            time_control(snapshot.get("time_control", "untimed"), allow_test=True),
+            None if clock is None else Clock.from_wire(clock),
         )
 
     # -- reading -------------------------------------------------------------------------
@@ -109,8 +133,19 @@ class Room:
     def expired(self, now: float) -> bool:
         return now - self.last_move_at > ROOM_LIFETIME_SECONDS
 
-    def public_state(self) -> dict[str, Any]:
-        """Everything a client draws: the game (with legal routes), seats, score and requests."""
+    def clock_at(self, now: int) -> dict[str, Any] | None:
+        """The clock as a client shows it at ``now``: each side's time left then, and whose runs."""
+        if self.clock is None:
+            return None
+        return {
+            "black": self.clock.left("black", now),
+            "white": self.clock.left("white", now),
+            "running": self.clock.running,
+        }
+
+    def public_state(self, now: int = 0) -> dict[str, Any]:
+        """Everything a client draws at ``now`` (Unix milliseconds): the game (with legal
+        routes), seats, score, requests, the time control and the clock."""
         black, white = self.sides["black"], self.sides["white"]
         return {
             "room": self.id,
@@ -124,6 +159,8 @@ class Room:
             "draw_offer": self._color_or_none(self.draw_offer),
             "play_again": {self.color_of(player): {"keep_sides": keep} for player, keep in self.play_again.items()},
             "expires_at": self.last_move_at + ROOM_LIFETIME_SECONDS,
+            "time_control": self.control.to_wire(),
+            "clock": self.clock_at(now),
             "game": game_state(self.game, self.rows),
         }
 
@@ -132,11 +169,28 @@ class Room:
 
     # -- deciding ------------------------------------------------------------------------
 
-    def decide(self, player: int | None, action: wire.RoomAction) -> events.RoomEvent:
-        """The event that ``action`` from ``player`` causes; ``RoomError`` if none."""
+    def decide(self, player: int | None, action: wire.RoomAction, at: Moment) -> events.RoomEvent:
+        """The event that ``action`` from ``player`` causes at ``at``; ``RoomError`` if none."""
         if player is None:
             raise RoomError("not_a_player", "spectators can watch but not play", action.move_id)
-        return _RULES[type(action)](self, player, action)
+        return _RULES[type(action)](self, player, action, at)
+
+    def flag_fell(self, now: int) -> events.TimedOut | None:
+        """The loss on time of the side whose clock has run out at ``now``, if any."""
+        clock = self.clock
+        if clock is None or clock.running is None or clock.left(clock.running, now) > 0:
+            return None
+        stopped = clock.stopped(now)
+        return events.TimedOut(clock.running, clock=stopped.to_wire())
+
+    def _stopped(self, now: int) -> dict[str, Any] | None:
+        """The clock stopped at ``now``, as an event carries it (None: untimed)."""
+        return None if self.clock is None else self.clock.stopped(now).to_wire()
+
+    def _started(self, color: Color, now: int, clock: Clock | None = None) -> dict[str, Any] | None:
+        """The clock (``clock``, else the room's) with ``color``'s time running from ``now``."""
+        clock = clock or self.clock
+        return None if clock is None else clock.started(color, now).to_wire()
 
     def _in_game(self, player: int, move_id: str | None = None) -> Color:
         """The player's colour, once a game is on and both seats are taken (every action but
@@ -147,7 +201,7 @@ class Room:
             raise RoomError("no_opponent", "wait for your friend to join through the invite link", move_id)
         return self.color_of(player)
 
-    def _decide_move(self, player: int, action: wire.Move) -> events.Moved:
+    def _decide_move(self, player: int, action: wire.Move, at: Moment) -> events.Moved:
         color = self._in_game(player, action.id)
         if self.game.turn != color:
             raise RoomError("not_your_turn", f"it is {self.game.turn}'s turn, not yours", action.id)
@@ -158,16 +212,20 @@ class Room:
                 move = self.game.board.move_for_path(action.move)
         except KingmeError as error:
             raise RoomError("illegal_move", str(error), action.id) from None
-        return events.Moved(**turn_row(self.game.turn, move, self.game.board.is_crowning(move)), id=action.id)
+        clock = None
+        if self.clock is not None:  # the game goes on after the move: ``apply`` stops it otherwise
+            clock = self.clock.after_move(self.control, color, at.now, at.lag, game_on=True).to_wire()
+        row = turn_row(self.game.turn, move, self.game.board.is_crowning(move))
+        return events.Moved(**row, id=action.id, clock=clock)
 
-    def _decide_resign(self, player: int, _action: wire.Resign) -> events.Resigned:
-        return events.Resigned(self._in_game(player))
+    def _decide_resign(self, player: int, _action: wire.Resign, at: Moment) -> events.Resigned:
+        return events.Resigned(self._in_game(player), clock=self._stopped(at.now))
 
     def _undo_plies(self, player: int) -> int:
         """Plies an undo asked by ``player`` takes back: their last move, and the reply to it if any."""
         return 1 if self.game.turn != self.color_of(player) else 2
 
-    def _decide_undo_request(self, player: int, _action: wire.UndoRequest) -> events.UndoRequested:
+    def _decide_undo_request(self, player: int, _action: wire.UndoRequest, _at: Moment) -> events.UndoRequested:
         color = self._in_game(player)
         if self.undo_request is not None:
             raise RoomError("already_asked", "an undo is already waiting for an answer")
@@ -176,30 +234,37 @@ class Room:
         return events.UndoRequested(color)
 
     def _decide_undo_answer(
-        self, player: int, action: wire.UndoAccept | wire.UndoDecline
+        self, player: int, action: wire.UndoAccept | wire.UndoDecline, at: Moment
     ) -> events.UndoAccepted | events.UndoDeclined:
         color = self._in_game(player)
         if self.undo_request != _other(player):
             raise RoomError("no_request", "your friend has not asked to undo")
         if isinstance(action, wire.UndoDecline):
             return events.UndoDeclined(color)
-        return events.UndoAccepted(color, self._undo_plies(_other(player)))
+        plies = self._undo_plies(_other(player))
+        # Moves are taken back, not time: the side to move after the undo has its clock run now.
+        turn = self.game.turn if plies % 2 == 0 else opponent(self.game.turn)
+        return events.UndoAccepted(color, plies, clock=self._started(turn, at.now))
 
-    def _decide_draw_offer(self, player: int, _action: wire.DrawOffer) -> events.DrawOffered:
+    def _decide_draw_offer(self, player: int, _action: wire.DrawOffer, _at: Moment) -> events.DrawOffered:
         color = self._in_game(player)
         if self.draw_offer is not None:
             raise RoomError("already_asked", "a draw offer is already waiting for an answer")
         return events.DrawOffered(color)
 
     def _decide_draw_answer(
-        self, player: int, action: wire.DrawAccept | wire.DrawDecline
+        self, player: int, action: wire.DrawAccept | wire.DrawDecline, at: Moment
     ) -> events.DrawAgreed | events.DrawDeclined:
         color = self._in_game(player)
         if self.draw_offer != _other(player):
             raise RoomError("no_request", "your friend has not offered a draw")
-        return events.DrawAgreed(color) if isinstance(action, wire.DrawAccept) else events.DrawDeclined(color)
+        if isinstance(action, wire.DrawDecline):
+            return events.DrawDeclined(color)
+        return events.DrawAgreed(color, clock=self._stopped(at.now))
 
-    def _decide_play_again(self, player: int, action: wire.PlayAgain) -> events.PlayAgainRequested | events.NewGame:
+    def _decide_play_again(
+        self, player: int, action: wire.PlayAgain, at: Moment
+    ) -> events.PlayAgainRequested | events.NewGame:
         color = self.color_of(player)
         if not self.game.is_over:
             raise RoomError("game_not_over", "Play again is possible once the game has a result")
@@ -209,12 +274,15 @@ class Room:
             return events.PlayAgainRequested(color, action.keep_sides)
         keep = action.keep_sides or self.play_again[_other(player)]
         sides = dict(self.sides) if keep else {"black": self.sides["white"], "white": self.sides["black"]}
-        return events.NewGame(color, keep, sides, self.game_no + 1)
+        # A rematch keeps the time control, with full clocks; Black's runs at once.
+        fresh = self._started(BLACK, at.now, Clock.fresh(self.control)) if self.control.timed else None
+        return events.NewGame(color, keep, sides, self.game_no + 1, clock=fresh)
 
-    def decide_join(self) -> events.Joined:
+    def decide_join(self, at: Moment) -> events.Joined:
+        """The friend takes the empty seat: a timed game's clock starts (Black's runs)."""
         if 2 in self.seated:
             raise RoomError("room_full", "both seats are taken; open the link to watch")
-        return events.Joined(2, self.color_of(2))
+        return events.Joined(2, self.color_of(2), clock=self._started(BLACK, at.now))
 
     # -- applying ------------------------------------------------------------------------
 
@@ -224,12 +292,18 @@ class Room:
             raise ValueError(f"event {number} does not follow version {self.version}")
         finished = self.game.is_over
         _EFFECTS[type(event)](self, event, now)
+        if event.clock is not None:
+            self.clock = Clock.from_wire(event.clock)
+        if self.game.is_over and self.clock is not None:
+            self.clock = self.clock.stopped(self.clock.since)  # a move that ended the game stops it
         if self.game.is_over and not finished:
             self._count_result()
         self.version = number
 
     def _created(self, event: events.Created, _now: int) -> None:
         self.sides = dict(event.sides)
+        self.control = time_control(event.time_control, allow_test=True)
+        self.clock = Clock.fresh(self.control) if self.control.timed else None
 
     def _joined(self, _event: events.Joined, _now: int) -> None:
         self.seated.add(2)
@@ -255,6 +329,9 @@ class Room:
 
     def _resigned(self, event: events.Resigned, _now: int) -> None:
         self.game.resign(event.color)
+
+    def _timed_out(self, event: events.TimedOut, _now: int) -> None:
+        self.game.lose_on_time(event.color)
 
     def _draw_offered(self, event: events.DrawOffered, _now: int) -> None:
         self.draw_offer = self.sides[event.color]
@@ -284,7 +361,7 @@ class Room:
 
 
 #: What each request may cause, by its message class (``Room.decide``).
-_RULES: dict[type[wire.RoomAction], Callable[[Room, int, Any], events.RoomEvent]] = {
+_RULES: dict[type[wire.RoomAction], Callable[[Room, int, Any, Moment], events.RoomEvent]] = {
     wire.Move: Room._decide_move,
     wire.Resign: Room._decide_resign,
     wire.UndoRequest: Room._decide_undo_request,
@@ -305,6 +382,7 @@ _EFFECTS: dict[type[events.RoomEvent], Callable[[Room, Any, int], None]] = {
     events.UndoDeclined: Room._undo_declined,
     events.UndoAccepted: Room._undo_accepted,
     events.Resigned: Room._resigned,
+    events.TimedOut: Room._timed_out,
     events.DrawOffered: Room._draw_offered,
     events.DrawDeclined: Room._draw_declined,
     events.DrawAgreed: Room._draw_agreed,

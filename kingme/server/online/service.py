@@ -12,6 +12,7 @@ refused with ``conflict``, the copy here is dropped and the client gets the curr
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import logging
 import re
@@ -22,12 +23,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from kingme.rules import BLACK, VARIANTS, WHITE, Color
+from kingme.server.online.clock import time_control
 from kingme.server.online.config import OnlineConfig
 from kingme.server.online.events import Moved, RoomEvent
 from kingme.server.online.hub import Client, Hub
 from kingme.server.online.limits import RoomCreationLimiter
 from kingme.server.online.repository import Conflict, RoomRepository, hash_token
-from kingme.server.online.room import ROOM_LIFETIME_SECONDS, Room
+from kingme.server.online.room import ROOM_LIFETIME_SECONDS, Moment, Room
 from kingme.server.online.wire import Ack, Hello, Move, ProtocolError, RoomAction
 from kingme.server.pubsub import PubSub
 from kingme.server.storage import RoomStore
@@ -76,18 +78,22 @@ class OnlineService:
 
     # -- HTTP: creating, describing and joining rooms --------------------------------------
 
-    async def create_room(self, variant: object, side: object, address: str) -> Seat:
+    async def create_room(self, variant: object, side: object, address: str, clock: object = "untimed") -> Seat:
         if not isinstance(variant, str) or variant not in VARIANTS:
             raise ProtocolError("bad_message", f"variant must be one of: {', '.join(VARIANTS)}")
         if not isinstance(side, str) or side not in ("black", "white", "random"):
             raise ProtocolError("bad_message", "side must be black, white or random")
+        try:
+            control = time_control(clock, allow_test=self.config.test_time_controls)
+        except ValueError as error:
+            raise ProtocolError("bad_time_control", str(error)) from None
         if not await self._may_create(address):
             raise ProtocolError(
                 "too_many_rooms", f"at most {self.config.rooms_per_hour} rooms per hour from one address"
             )
         color: Color = secrets.choice((BLACK, WHITE)) if side == "random" else (BLACK if side == "black" else WHITE)
         token = secrets.token_urlsafe(TOKEN_BYTES)
-        room_id = await self.rooms.create(variant, color, token)
+        room_id = await self.rooms.create(variant, color, token, control)
         return Seat(room_id, token, 1, color)
 
     async def _may_create(self, address: str) -> bool:
@@ -108,6 +114,7 @@ class OnlineService:
             "seated": {color: player in room.seated for color, player in room.sides.items()},
             "open": 2 not in room.seated,
             "expires_at": room.last_move_at + ROOM_LIFETIME_SECONDS,
+            "time_control": room.control.to_wire(),
         }
 
     async def join(self, room_id: str) -> Seat:
@@ -115,7 +122,7 @@ class OnlineService:
         try:
             async with self.rooms.locked(room_id):
                 room = await self.rooms.load(room_id)
-                joined = room.decide_join()
+                joined = room.decide_join(Moment(self.rooms.now_ms()))
                 token = secrets.token_urlsafe(TOKEN_BYTES)
                 await self.hub.publish(await self.rooms.commit(room, joined, player2_token=hash_token(token)))
                 room.tokens[2] = hash_token(token)
@@ -137,6 +144,11 @@ class OnlineService:
         if player is None and not await self.hub.admit_spectator(client, room_id):
             raise ProtocolError("room_crowded", "this room has as many spectators as it can take; try again later")
         await self.hub.add(client, room_id, player, hello.last_event)
+
+    def timed_player(self, client: Client) -> bool:
+        """Whether ``client`` plays in a timed room (its round trip is measured)."""
+        room = self.rooms.cached(client.room_id or "")
+        return client.player is not None and room is not None and room.control.timed
 
     async def resync(self, client: Client, last_event: int | None) -> None:
         """A client that saw a gap in event numbers asks again: the same answer as a reconnect,
@@ -180,7 +192,11 @@ class OnlineService:
                     f"this room has reached its {self.config.max_room_events} events; create a new room",
                     move_id,
                 )
-            room, event = await self._decide(room, client.player, action)
+            at = Moment(self.rooms.now_ms(), client.lag_ms)
+            if room.flag_fell(at.now) is not None:
+                await self._time_out(room)
+                raise ProtocolError("time_out", _lost_on_time(room), move_id)
+            room, event = await self._decide(room, client.player, action, at)
             try:
                 await self.hub.publish(await self.rooms.commit(room, event))
             except Conflict:
@@ -198,11 +214,11 @@ class OnlineService:
             except Exception as error:  # the database may be unreachable: the error said enough
                 log.warning("re-sending room %s after a refused change failed: %s", room_id, error)
 
-    async def _decide(self, room: Room, player: int | None, action: RoomAction) -> tuple[Room, RoomEvent]:
+    async def _decide(self, room: Room, player: int | None, action: RoomAction, at: Moment) -> tuple[Room, RoomEvent]:
         """``room.decide``; with several processes a refusal is checked against the stored
         version first, so a copy that missed a broadcast never refuses the right request."""
         try:
-            return room, room.decide(player, action)
+            return room, room.decide(player, action, at)
         except ProtocolError as error:
             stored = (await self.rooms.stored_versions([room.id])).get(room.id, 0) if self.pubsub.shared else 0
             if stored <= room.version:
@@ -216,7 +232,7 @@ class OnlineService:
             )
         self.rooms.hear(room.id, stored)
         room = await self.rooms.load(room.id, fresh=True)
-        return room, room.decide(player, action)
+        return room, room.decide(player, action, at)
 
     async def _answer_resent(self, client: Client, room: Room, move: Move) -> None:
         """A move id seen before: the same move is acknowledged again (not played twice); a
@@ -229,17 +245,63 @@ class OnlineService:
             )
         client.send(Ack(move.id, number, duplicate=True).to_wire())
 
+    # -- clocks ----------------------------------------------------------------------------
+
+    async def _time_out(self, room: Room) -> None:
+        """Store and publish the loss on time of the room's side whose clock has run out (the
+        caller holds the room's lock); nothing if none has, or another process stored it first."""
+        fallen = room.flag_fell(self.rooms.now_ms())
+        if fallen is None:
+            return
+        try:
+            await self.hub.publish(await self.rooms.commit(room, fallen))
+        except Conflict:
+            log.info("room %s changed while its flag fell; the next look decides again", room.id)
+
+    async def decide_flag(self, room_id: str) -> None:
+        """Decide the loss on time of a room whose clock the database says has run out."""
+        async with self.rooms.locked(room_id):
+            await self._time_out(await self.rooms.load(room_id, fresh=True))
+
+    async def look_for_flags(self) -> None:
+        """Decide the games whose clock has run out by now, as the database's ``flag_at`` says:
+        a player who never comes back loses all the same, on whichever process looks first."""
+        for room_id in await self.store.flagged(self.rooms.now_ms()):
+            try:
+                await self.decide_flag(room_id)
+            except ProtocolError as error:  # expired, gone, or changed meanwhile
+                log.info("room %s: its flag could not be decided: %s", room_id, error.code)
+
+    async def watch_flags(self) -> None:
+        """``look_for_flags`` now and every ``flag_check_seconds``: the first look after
+        start-up decides the games that ran out while every server was down."""
+        while True:
+            try:
+                await self.look_for_flags()
+            except Exception:  # the database may be away for a while; the next look tries again
+                log.exception("looking for games lost on time failed")
+            await asyncio.sleep(self.config.flag_check_seconds)
+
     # -- background tasks ------------------------------------------------------------------
 
     def background(self) -> list[Coroutine[Any, Any, None]]:
         """What runs for the service's lifetime: presence refreshes, the process's mark in Redis,
-        the database's checks of room versions, and deleting old rooms."""
+        the database's checks of room versions, the games lost on time, and deleting old rooms."""
         return [
             self.hub.refresh_presence(),
             self.hub.heartbeat(),
             self.hub.check_versions(),
+            self.watch_flags(),
             self.rooms.purge_old_rooms(),
         ]
+
+
+def _lost_on_time(room: Room) -> str:
+    """The sentence refusing a request that came after a flag fell."""
+    result = room.game.result
+    if result is not None and result.reason == "time":
+        return f"{result.loser}'s time ran out: {result.winner} wins on time"
+    return "a clock has run out; the game is being decided"
 
 
 def _player_for(room: Room, token: str | None) -> int | None:

@@ -137,6 +137,21 @@ class Ping(ClientMessage):
 
 
 @dataclass(frozen=True)
+class ProbeAnswer(ClientMessage):
+    """A player's page echoing the server's round-trip probe ``n`` at once (lag compensation)."""
+
+    type = "probe"
+    n: int
+
+    @classmethod
+    def from_wire(cls, body: dict[str, Any]) -> ProbeAnswer:
+        number = body.get("n")
+        if isinstance(number, bool) or not isinstance(number, int) or not 0 < number < 2**53:
+            raise ProtocolError("bad_message", "a probe answer echoes the probe's number n")
+        return cls(number)
+
+
+@dataclass(frozen=True)
 class RoomAction(ClientMessage):
     """A request that changes the room when the room allows it (``Room.decide``)."""
 
@@ -240,8 +255,11 @@ CLIENT_MESSAGES: dict[str, type[ClientMessage]] = {
         PlayAgain,
         Sync,
         Ping,
+        ProbeAnswer,
     )
 }
+#: Fields by which a client would tell the server its own time: the server keeps the clock.
+CLOCK_CLAIMS = frozenset({"clock", "time", "remaining", "elapsed", "lag", "spent"})
 
 
 def parse(text: str | bytes) -> ClientMessage:
@@ -263,6 +281,10 @@ def parse(text: str | bytes) -> ClientMessage:
     if message is None:
         raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}")
     body = {name: value for name, value in data.items() if name != "type"}
+    if CLOCK_CLAIMS.intersection(body):
+        raise ProtocolError(
+            "server_clock", "the server keeps the clock: a message cannot say how much time is left or was used"
+        )
     unknown = set(body) - message.field_names()
     if unknown:
         listed = ", ".join(sorted(repr(str(name)[:40]) for name in unknown))
@@ -357,6 +379,16 @@ class Error:
 class Pong:
     def to_wire(self) -> str:
         return _text({"type": "pong"})
+
+
+@dataclass(frozen=True)
+class Probe:
+    """The server measuring a player's round trip: the page echoes ``n`` at once."""
+
+    n: int
+
+    def to_wire(self) -> str:
+        return _text({"type": "probe", "n": self.n})
 
 
 # -- process → process (pub/sub, one channel per room) ------------------------------------------

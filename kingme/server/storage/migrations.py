@@ -37,6 +37,14 @@ MIGRATIONS: list[list[str]] = [
     ],
     # 2: finding rooms by age, for expiry.
     ["CREATE INDEX rooms_last_move_at ON rooms (last_move_at)"],
+    # 3: clocks (issue 41). When the running clock of a timed room runs out (Unix milliseconds;
+    # NULL while none runs), so any process finds the games lost on time, those whose players
+    # never came back and those whose time ran out while the server was down included. The
+    # remaining times themselves are in each event's data and in the room's state.
+    [
+        "ALTER TABLE rooms ADD COLUMN flag_at BIGINT",
+        "CREATE INDEX rooms_flag_at ON rooms (flag_at)",
+    ],
 ]
 
 #: Serializes migrations of several PostgreSQL processes (an arbitrary fixed lock number).

@@ -16,6 +16,8 @@ from kingme.server.storage.database import Connection, Database
 
 #: Rooms whose versions are read in one query.
 VERSIONS_PER_QUERY = 500
+#: Rooms whose flag has fallen, read in one query (the next query reads the rest).
+FLAGS_PER_QUERY = 100
 
 
 @dataclass(frozen=True)
@@ -111,11 +113,12 @@ def _append(
     now: int,
     moved: bool,
     player2_token: str | None,
+    flag_at: int | None,
 ) -> bool:
     connection.begin()
     try:
-        assignments = "version = ?, state = ?" + (", last_move_at = ?" if moved else "")
-        params: list[Any] = [events[-1].number, json.dumps(state)] + ([now] if moved else [])
+        assignments = "version = ?, state = ?, flag_at = ?" + (", last_move_at = ?" if moved else "")
+        params: list[Any] = [events[-1].number, json.dumps(state), flag_at] + ([now] if moved else [])
         if player2_token is not None:
             assignments += ", player2_token = ?"
             params.append(player2_token)
@@ -150,6 +153,13 @@ def _versions(connection: Connection, room_ids: list[str]) -> dict[str, int]:
         rows = connection.execute(f"SELECT id, version FROM rooms WHERE id IN ({marks})", chunk).fetchall()
         versions.update({room_id: version for room_id, version in rows})
     return versions
+
+
+def _flagged(connection: Connection, now_ms: int) -> list[str]:
+    rows = connection.execute(
+        "SELECT id FROM rooms WHERE flag_at <= ? ORDER BY flag_at LIMIT ?", (now_ms, FLAGS_PER_QUERY)
+    ).fetchall()
+    return [room_id for (room_id,) in rows]
 
 
 def _purge(connection: Connection, cutoff: int) -> int:
@@ -188,10 +198,18 @@ class RoomStore:
         *,
         moved: bool = False,
         player2_token: str | None = None,
+        flag_at: int | None = None,
     ) -> bool:
-        """Store ``events`` (numbered from ``expected_version + 1``) and the new state, or nothing
+        """Store ``events`` (numbered from ``expected_version + 1``), the new state and when the
+        running clock runs out (``flag_at``, Unix milliseconds; None: no clock runs), or nothing
         and False when another writer changed the room first."""
-        return await self.database.run(_append, room_id, expected_version, events, state, now, moved, player2_token)
+        return await self.database.run(
+            _append, room_id, expected_version, events, state, now, moved, player2_token, flag_at
+        )
+
+    async def flagged(self, now_ms: int) -> list[str]:
+        """Rooms whose running clock has run out by ``now_ms``, the earliest first (a batch)."""
+        return await self.database.run(_flagged, now_ms)
 
     async def purge(self, cutoff: int) -> int:
         """Delete the rooms (and their events) whose last move was before ``cutoff``; returns how many."""
