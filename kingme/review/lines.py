@@ -103,10 +103,11 @@ def _table_value(game: Game, tables: egdb.Tables | None) -> int:
     return int(egdb.within_rule(egdb_moves.value(tables, board), game.quiet_plies))
 
 
-def _proven(game: Game, moves: tuple[Move, ...], score: int, tables: egdb.Tables | None) -> int | None:
+def proven_plies(game: Game, moves: tuple[Move, ...], score: int, tables: egdb.Tables | None) -> int | None:
     """Plies to the win (positive when the side to move in ``game`` wins) that ``score`` proves,
     or ``None`` for an ordinary score. A mate score counts its plies from the root; a table score
-    counts from the position where the line enters the tables, found by playing the line."""
+    counts from the position where the line enters the tables, found by playing the line. Game
+    review (``kingme.review.review``) gives its wins in plies this way too."""
     if abs(score) > core.MATE_BOUND:
         return (core.MATE - abs(score)) * (1 if score > 0 else -1)
     if abs(score) < TABLE_SCORE:
@@ -188,7 +189,7 @@ def lines_at(fen: str, depth: int, count: int = MAX_LINES, nodes: int = 10_000_0
         total += found.nodes
         if found.nodes >= nodes:
             return Lines(depth, total, (), exhausted=True)
-        win = _proven(game, found.pv, found.score, tables)
+        win = proven_plies(game, found.pv, found.score, tables)
         lines.append(
             Line(
                 tuple(str(move) for move in found.pv),

@@ -22,13 +22,11 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kingme.engine import egdb
-from kingme.engine import search as core
 from kingme.engine.analysis import analyse, endgame_tables
-from kingme.engine.egdb import moves as egdb_moves
 from kingme.game import Game, Setup
 from kingme.review.budgets import Budget, ReviewError
 from kingme.review.judgement import move_accuracy, side_accuracy, verdict, volatility_weights
+from kingme.review.lines import proven_plies
 from kingme.review.winchance import is_decided, win_chance
 from kingme.rules import Board, Move
 
@@ -111,36 +109,6 @@ class PositionSearch:
         return self.evaluation.win if self.black_to_move else 100.0 - self.evaluation.win
 
 
-def _table_value(game: Game, tables: egdb.Tables | None) -> int:
-    """The tables' value of ``game``'s position for its side to move, ``UNKNOWN`` outside them."""
-    if tables is None or game.board.piece_count() > tables.max_pieces:
-        return egdb.UNKNOWN
-    return int(egdb.within_rule(egdb_moves.value(tables, game.board), game.quiet_plies))
-
-
-def _certain_plies(game: Game, score: int, line: tuple[Move, ...], tables: egdb.Tables | None) -> int | None:
-    """Plies to the certain result ``score`` stands for (positive: the side to move wins), or
-    ``None`` when the score is an estimate or the tables say the line is a draw after all (the
-    80-ply count, which the search's probes below the root do not see). A search win counts from
-    the root; a table score from where the line enters the tables, found by playing the line;
-    a line that stops short of them gives the least the win can take."""
-    if not is_decided(score):
-        return None
-    sign = 1 if score > 0 else -1
-    if abs(score) > core.MATE_BOUND:
-        return sign * (core.MATE - abs(score))
-    walked = Game(game.setup, game.moves)
-    for ply, move in enumerate(line, start=1):
-        walked.push(move)
-        value = _table_value(walked, tables)
-        if value == egdb.DRAW:
-            return None
-        if value != egdb.UNKNOWN:
-            root_side_wins = egdb.is_win(value) == (ply % 2 == 0)
-            return (ply + egdb.plies(value)) * (1 if root_side_wins else -1)
-    return sign * (core.DATABASE_WIN - abs(score) + len(line))
-
-
 def _finished(game: Game) -> PositionSearch:
     """A position where the game is over by the rules: no search, its result."""
     assert game.result is not None
@@ -161,7 +129,7 @@ def search_position(position: Position, budget: Budget) -> PositionSearch:
     result = analyse(game, MAX_DEPTH, budget.nodes, table_bits=budget.table_bits, endings=True)
     black = game.board.black_to_move
     side = 1 if black else -1
-    plies = _certain_plies(game, result.score, result.pv, endgame_tables())
+    plies = proven_plies(game, result.pv, result.score, endgame_tables())
     if plies is not None:
         evaluation = Evaluation(None, 100.0 if side * plies > 0 else 0.0, side * plies)
     else:
