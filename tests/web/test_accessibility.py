@@ -42,3 +42,17 @@ def test_no_serious_accessibility_violation_on_any_page(play, language):
     play.hook("daily-puzzle").click()
     expect(play.page.locator("#puzzle-title")).not_to_be_empty()
     assert_accessible(play, "the puzzle")
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_no_serious_accessibility_violation_on_the_analysis_board(play, language):
+    play.hook("open-settings").click()
+    play.hook("language").select_option(language)
+    expect(play.page.locator("html")).to_have_attribute("lang", language)
+    play.page.keyboard.press("Escape")
+    play.hook("analysis-entry").click()
+    expect(play.page.get_by_test_id("analysis-line")).to_have_count(3)
+    play.hook("analysis-toggle").click()  # stopped: the page holds still while it is checked
+    assert_accessible(play, "the analysis board")
+    play.hook("analysis-edit").click()
+    assert_accessible(play, "the board editor")

@@ -136,8 +136,11 @@ def test_clicking_a_move_of_a_line_plays_the_line_up_to_it(play) -> None:
 
 def test_the_editor_places_and_removes_pieces_sets_the_side_to_move_and_gives_its_fen(play) -> None:
     open_board(play)
+    expect(play.hook("analysis-line")).to_have_count(3)
     play.hook("analysis-edit").click()
     expect(play.hook("analysis-editor")).to_be_visible()
+    expect(play.hook("analysis-line")).to_have_count(0)  # the lines were another position's
+    expect(play.hook("eval-text")).to_have_text("")
     play.hook("analysis-clear").click()
     expect(play.page.locator("#analysis-board [data-piece]")).to_have_count(0)
     play.hook("tool-black-king").click()

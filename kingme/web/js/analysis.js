@@ -282,9 +282,14 @@ function renderBoard() {
   board.render(boardView({ state, partial: A.partial, playable: Boolean(state && !state.result), numbers, marks, label }));
 }
 
+// The engine's lines of the position shown (none while the editor shows another position).
+function shownLines() {
+  return !A.editing && A.lines?.node === A.current ? A.lines : null;
+}
+
 function renderEngine() {
   const state = shownState();
-  const lines = A.lines?.node === A.current ? A.lines : null;
+  const lines = shownLines();
   const toggle = $("analysis-toggle");
   toggle.textContent = t(A.running ? "analysis.stop" : "analysis.go");
   toggle.setAttribute("aria-pressed", String(A.running));
@@ -323,8 +328,7 @@ function renderEngine() {
 }
 
 function renderBar() {
-  const lines = A.lines?.node === A.current ? A.lines : null;
-  const value = lines?.lines[0]?.eval || A.current.eval;
+  const value = A.editing ? null : shownLines()?.lines[0]?.eval || A.current.eval;
   const bar = $("eval-bar");
   const win = value ? value.win : 50;
   bar.style.setProperty("--red-share", `${win}%`);
@@ -407,16 +411,6 @@ function build() {
       </div>
     </section>
     <aside class="side">
-      <section class="card engine-card">
-        <h1 id="analysis-title" class="visually-hidden" data-i18n="analysis.title"></h1>
-        <div class="card-head">
-          <h2 data-i18n="analysis.engine"></h2>
-          <span class="engine-depth" data-testid="analysis-depth" aria-live="polite"></span>
-          <button type="button" class="btn btn-small" data-testid="analysis-toggle"></button>
-        </div>
-        <p class="card-note engine-status" data-testid="analysis-status"></p>
-        <ol class="engine-lines" data-testid="analysis-lines"></ol>
-      </section>
       <p class="banner-error analysis-message" data-testid="analysis-message" role="alert" hidden></p>
       <section class="card editor-card" data-testid="analysis-editor" hidden>
         <h2 data-i18n="analysis.editTitle"></h2>
@@ -428,6 +422,16 @@ function build() {
           <select data-testid="analysis-turn" id="analysis-turn"><option value="black"></option><option value="white"></option></select></label>
         ${actions([["analysis-clear", "analysis.clear"], ["analysis-start-position", "analysis.startPosition"]])}
         ${actions([["analysis-done", "analysis.done", "btn-primary"], ["analysis-cancel", "analysis.cancel"]])}
+      </section>
+      <section class="card engine-card">
+        <h1 id="analysis-title" class="visually-hidden" data-i18n="analysis.title"></h1>
+        <div class="card-head">
+          <h2 data-i18n="analysis.engine"></h2>
+          <span class="engine-depth" data-testid="analysis-depth" aria-live="polite"></span>
+          <button type="button" class="btn btn-small" data-testid="analysis-toggle"></button>
+        </div>
+        <p class="card-note engine-status" data-testid="analysis-status"></p>
+        <ol class="engine-lines" data-testid="analysis-lines"></ol>
       </section>
       <section class="card moves-card">
         <h2 data-i18n="analysis.moves"></h2>
