@@ -40,13 +40,18 @@ def close_dialog(play) -> None:
     expect(play.page.locator("dialog[open]")).to_have_count(0)
 
 
-@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_every_page_and_dialog_fits_its_text(new_play, language, viewport):
-    play = new_play(viewport=viewport)
+def in_language(play, language: str):
+    """``play`` with ``language`` chosen in the settings, whose dialog is left open."""
     open_dialog(play, "open-settings")
     play.hook("language").select_option(language)
     expect(play.page.locator("html")).to_have_attribute("lang", language)
+    return play
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_page_and_dialog_fits_its_text(new_play, language, viewport):
+    play = in_language(new_play(viewport=viewport), language)
     assert_fits(play, "settings")
     close_dialog(play)
     assert_fits(play, "the setup")
@@ -89,10 +94,7 @@ def test_every_page_and_dialog_fits_its_text(new_play, language, viewport):
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_analysis_board_and_its_editor_fit_their_text(new_play, language, viewport):
-    play = new_play(viewport=viewport)
-    open_dialog(play, "open-settings")
-    play.hook("language").select_option(language)
-    expect(play.page.locator("html")).to_have_attribute("lang", language)
+    play = in_language(new_play(viewport=viewport), language)
     close_dialog(play)
     play.hook("analysis-entry").click()
     expect(play.hook("analysis-line")).to_have_count(3)
