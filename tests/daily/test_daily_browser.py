@@ -7,6 +7,7 @@ once with random moves, and the small puzzle collection (that day's puzzle: Seei
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -68,21 +69,18 @@ def test_the_daily_game_is_beat_club_as_red_without_takebacks_or_hints(page: Any
     expect(page.get_by_test_id("streak")).to_have_text("0")
 
 
-def test_the_daily_game_keeps_its_level_and_is_played_once_across_reloads_and_level_attempts(page: Any) -> None:
+def test_the_daily_game_keeps_its_level_and_is_played_once_across_reloads_and_level_choices(page: Any) -> None:
     open_daily_game(page)
     expect(page.locator("#modes .is-active")).to_have_count(1)
     expect(page.locator("#modes .is-active")).to_have_attribute("data-mode", "daily-game")
     play_path(page, (11, 15))
     expect(page.locator("[data-testid=history] li")).to_have_count(2)
     page.get_by_test_id("new-game").click()
-    expect(page.get_by_test_id("level")).to_be_disabled()
-    expect(page.get_by_test_id("level")).to_have_value("club")
-    expect(page.locator("#level-note")).to_contain_text("always played against Club")
+    page.get_by_test_id("level").select_option("random")  # a choice for the next game, not the daily's
     page.get_by_test_id("setup-cancel").click()
     expect(page.get_by_test_id("restart")).to_be_hidden()
     page.reload()
     page.wait_for_selector("html[data-ready=true]")
-    expect(page.get_by_test_id("level")).to_be_disabled()
     expect(page.locator("[data-testid=history] li")).to_have_count(2)
     open_daily_game(page)  # clicking Daily again neither restarts nor changes the game
     expect(page.locator("[data-testid=history] li")).to_have_count(2)
@@ -103,17 +101,36 @@ def test_a_new_game_started_during_the_daily_game_is_played_at_the_level_shown(p
     play_path(page, (11, 15))
     expect(page.locator("[data-testid=history] li")).to_have_count(2)
     page.get_by_test_id("new-game").click()
-    expect(page.get_by_test_id("level")).to_be_disabled()
-    expect(page.get_by_test_id("level")).to_have_value("club")
+    expect(page.get_by_test_id("level")).to_be_enabled()
+    expect(page.get_by_test_id("level")).to_have_value("casual")  # the player's own choice, not the day's
+    page.get_by_test_id("level").select_option("random")
     page.get_by_test_id("start").click()
     expect(page.locator("html")).to_have_attribute("data-daily", "off")
-    assert stored(page, "match")["config"]["level"] == "club"
-    assert stored(page, "prefs")["setup"]["level"] == "casual"  # the locked level was not the player's choice
-    page.get_by_test_id("new-game").click()
-    expect(page.get_by_test_id("level")).to_be_enabled()
-    page.get_by_test_id("setup-cancel").click()
+    expect(page.locator("#player-top .player-role")).to_contain_text("Random")
+    assert stored(page, "match")["config"]["level"] == "random"
     open_daily_game(page)  # the day's game waited, as it was
     expect(page.locator("[data-testid=history] li")).to_have_count(2)
+
+
+def test_play_during_the_daily_game_puts_it_away_and_daily_brings_it_back(page: Any) -> None:
+    open_daily_game(page)
+    play_path(page, (11, 15))
+    expect(page.locator("[data-testid=history] li")).to_have_count(2)
+    page.locator("#modes [data-mode=play]").click()
+    expect(page).to_have_url(re.compile(r"/$"))
+    expect(page.locator("html")).to_have_attribute("data-daily", "off")
+    expect(page.get_by_test_id("start")).to_be_visible()  # the setup of a game of the player's own
+    open_daily_game(page)
+    expect(page.locator("[data-testid=history] li")).to_have_count(2)
+
+
+def test_back_from_the_daily_game_shows_the_play_page_without_it(page: Any) -> None:
+    open_daily_game(page)
+    expect(page).to_have_url(re.compile(r"/daily$"))
+    page.go_back()
+    expect(page).to_have_url(re.compile(r"/$"))
+    expect(page.locator("html")).to_have_attribute("data-daily", "off")
+    expect(page.get_by_test_id("start")).to_be_visible()
 
 
 def test_a_level_saved_by_an_older_page_is_put_right_when_the_daily_opens(page: Any) -> None:
@@ -121,7 +138,7 @@ def test_a_level_saved_by_an_older_page_is_put_right_when_the_daily_opens(page: 
     match = stored(page, "match")
     seed_storage(page, "match", {**match, "config": {**match["config"], "level": "random"}})
     open_daily_game(page)
-    expect(page.get_by_test_id("level")).to_have_value("club")
+    expect(page.locator("#player-top .player-role")).to_contain_text("Club")
     assert stored(page, "match")["config"]["level"] == "club"
     expect(page.get_by_test_id("error")).to_be_hidden()
 

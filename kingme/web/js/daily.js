@@ -9,7 +9,7 @@
 import { navigate } from "./address.js";
 import { api, request } from "./api.js";
 import { applyTo, t } from "./i18n.js";
-import { begin, failed, mayLeaveRoom, setMode, subscribe } from "./session.js";
+import { begin, failed, mayLeaveRoom, putAway, setMode, subscribe } from "./session.js";
 import { colorName, session } from "./state.js";
 import { load, save } from "./store.js";
 import { dailyDay, extendStreak, streakNow } from "./days.js";
@@ -142,12 +142,22 @@ function analysisEntry() {
   return entry;
 }
 
+// Play (and the address /): the player's own games. The daily game, if on the board, is put away
+// and waits for the Daily entry; a room stays where it is.
+function playOwnGames() {
+  setMode("play");
+  if (session.remote) return;
+  if (window.location.pathname !== "/") navigate("/");
+  if (dailyDay(session.match?.record)) putAway().catch(failed);
+}
+
 // Show the view of the page's URL (at start and after Back or Forward).
 function follow() {
   const puzzle = window.location.pathname.match(/^\/puzzle(?:\/([A-Za-z0-9_-]+))?\/?$/);
   if (window.location.pathname === "/daily") openDailyGame();
   else if (puzzle) showPuzzle(puzzle[1] ? { id: puzzle[1] } : {});
   else if (/^\/analysis\/?$/.test(window.location.pathname)) showAnalysis(new URLSearchParams(window.location.search).get("fen"));
+  else if (window.location.pathname === "/") playOwnGames();
   else setMode("play");
 }
 
@@ -194,10 +204,8 @@ export function mountDailies(confirm) {
   applyTo(document);
   modes.addEventListener("click", (event) => {
     const mode = event.target.closest?.(".mode")?.dataset.mode;
-    if (mode === "play") {
-      setMode("play");
-      if (!session.remote) navigate(dailyDay(session.match?.record) ? "/daily" : "/");
-    } else if (mode === "daily-game") mayLeaveRoom(confirm).then((leave) => leave && openDailyGame());
+    if (mode === "play") playOwnGames();
+    else if (mode === "daily-game") mayLeaveRoom(confirm).then((leave) => leave && openDailyGame());
     else if (mode === "daily-puzzle") showPuzzle();
     else if (mode === "analysis") {
       navigate("/analysis");

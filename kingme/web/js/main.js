@@ -231,7 +231,7 @@ async function main() {
   // A room's address: the online driver is loaded for it (and only for a room).
   const room = roomInUrl();
   if (!(room && await (await import("./online.js")).openLink(room))) {
-    if (await play.restore()) loadSetupForm({ ...session.match.config, seed: session.prefs.setup.seed });
+    if (await play.restore()) showSetupFor(session.match);
     else await play.preview();
   }
   mountDailies(confirmDialog);

@@ -385,6 +385,15 @@ export async function restore() {
   }
 }
 
+// The game on the board put away (the daily game, which its module keeps to resume): the standard
+// position to look at, and the setup for a game of the player's own.
+export async function putAway() {
+  cancelPending();
+  session.match = null;
+  persist();
+  await preview();
+}
+
 // Before any game: the standard position, to look at.
 export async function preview() {
   try {

@@ -5,14 +5,13 @@
 import { leaveGame } from "./controls.js";
 import { entry, t } from "./i18n.js";
 import { failed, mayLeaveRoom, rememberSetup, start } from "./session.js";
-import { colorName, DEFAULT_SETUP, dailyInPlay, session } from "./state.js";
+import { colorName, DEFAULT_SETUP, isDaily, session } from "./state.js";
 import * as sound from "./sound.js";
 
 const $ = (id) => document.getElementById(id);
 const form = () => $("setup");
 
-// The next game's choices. While a daily game is unfinished its level is shown, locked: a new game
-// is started at that level too, and chooses another once the daily is over.
+// The next game's choices.
 export function formConfig() {
   const fields = form();
   return {
@@ -21,11 +20,9 @@ export function formConfig() {
   };
 }
 
-// Kept for the next visit; a level locked by the daily game is not the player's choice.
+// Kept for the next visit.
 function remember() {
-  const fields = form();
-  const level = fields.level.disabled ? session.prefs.setup.level : fields.level.value;
-  rememberSetup({ ...formConfig(), level, seed: fields.seed.value });
+  rememberSetup({ ...formConfig(), seed: form().seed.value });
 }
 
 // The options' words, in the chosen language.
@@ -55,12 +52,7 @@ export function renderSetup() {
   const computer = fields.opponent.value === "computer";
   const online = fields.opponent.value === "online";
   $("level-field").hidden = !computer;
-  const locked = dailyInPlay();
-  const { match, prefs } = session;
-  if (locked) fields.level.value = match.config.level;
-  else if (fields.level.disabled) fields.level.value = prefs.setup.level;
-  fields.level.disabled = locked;
-  $("level-note").textContent = locked ? t("setup.levelDaily", { level: t(`levels.${match.config.level}`) }) : t(`levelNotes.${fields.level.value}`);
+  $("level-note").textContent = t(`levelNotes.${fields.level.value}`);
   $("side-note").textContent = computer ? t("setup.sideNoteComputer", { color: colorName("white") })
     : online ? t("online.sideNote") : t("setup.sideNoteLocal");
   // Online rooms always start from the standard position; a random side is theirs alone.
@@ -89,9 +81,11 @@ export function chooseSeed(seed) {
   remember();
 }
 
-// The form describes the next game: a daily game's seed is never offered for it.
+// The form describes the next game: the game's own choices without its seed, or during the daily
+// game (whose choices are the day's, not the player's) the player's last ones.
 export function showSetupFor(match) {
-  if (match) loadSetupForm({ ...match.config, seed: session.prefs.setup.seed });
+  if (!match) return;
+  loadSetupForm(isDaily() ? session.prefs.setup : { ...match.config, seed: session.prefs.setup.seed });
 }
 
 // confirm(title, text, action) -> Promise<bool>: the page's confirmation dialog. Every choice of

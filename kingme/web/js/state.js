@@ -75,11 +75,6 @@ export function active() {
   return Boolean(session.match && session.state && !session.state.result);
 }
 
-// A daily game in progress keeps its level and cannot be started over: the day is played once.
-export function dailyInPlay() {
-  return isDaily() && active();
-}
-
 export function computerToMove() {
   return active() && vsComputer() && session.state.turn === computerColor();
 }
