@@ -128,7 +128,7 @@ def _run_match(args: argparse.Namespace) -> int:
     openings = args.openings
     budget = f", {plural(args.nodes, 'node')} a move" if args.nodes else ""
     if args.equal_time:
-        budget += f"; {b} given the CPU time {a} used on its last move"
+        budget += f"; {b} given the CPU time {a} used on its last searched move"
     print(
         f"{a} vs {b}: {plural(openings, 'three-move ballot')}, each played with both colours ({args.variant}{budget})",
         flush=True,
@@ -141,6 +141,7 @@ def _run_match(args: argparse.Namespace) -> int:
     print(f"Elo difference: {result.describe_elo()}")
     if result.times:
         print(result.times.summary(str(a), str(b)))
+        print(f"reference time of {a} (given before it has searched in a game): {result.reference:,} CPU ms a move")
     print(f"time: {time.perf_counter() - started:.0f} s")
     return 0
 
@@ -235,8 +236,8 @@ def match_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--equal-time",
         action="store_true",
-        help="give the engine B, for each move, the CPU time A used on its last move (go movetime MS); "
-        "A plays by nodes (docs/engine-protocol.md)",
+        help="give the engine B, for each move, the CPU time A used on its last searched move (go movetime MS), "
+        "before A has searched in a game A's reference time; A plays by nodes (docs/engine-protocol.md)",
     )
     add_ballot_count(parser, "--openings", "how many ballots")
     parser.add_argument("--workers", type=_positive, default=2, help="processes to play in (default 2)")

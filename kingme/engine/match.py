@@ -30,7 +30,17 @@ from pathlib import Path
 from typing import Any, ClassVar, Self
 
 from kingme.engine.ballots import ballot_openings
-from kingme.engine.equal_time import Clock, MoveTimes, cpu_seconds, play_timed_game
+from kingme.engine.equal_time import (
+    REFERENCE_POSITIONS,
+    REFERENCE_PREFIX,
+    Clock,
+    MoveTimes,
+    cpu_seconds,
+    measure_reference,
+    parse_reference,
+    play_timed_game,
+    reference_line,
+)
 from kingme.engine.levels import check_level
 from kingme.game import Game, Setup
 from kingme.game.pdn import check_appendable, game_to_pdn
@@ -82,9 +92,11 @@ class Contestant:
             return ExternalEngine.of(self.engine).pid
         return None if self.frozen is None else FrozenEngine.of(self.frozen).pid
 
-    def choose(self, game: Game, movetime: int | None = None) -> Move:
+    def choose(self, game: Game, movetime: int | None = None, book: bool = True) -> Move:
         """This contestant's move in ``game``; an external engine is given ``movetime``
-        milliseconds for it when given."""
+        milliseconds for it when given. With ``book`` false a level of kingme (this one or a
+        frozen copy) searches where its opening book holds the position; the protocol has no
+        such switch, so an external engine plays as it would in a game."""
         if self.engine is not None:
             return ExternalEngine.of(self.engine).choose(game, self.nodes, movetime)
         if movetime is not None:
@@ -92,14 +104,15 @@ class Contestant:
         if self.frozen is None:
             from kingme.engine.player import choose_move
 
-            return choose_move(game, self.level, self.nodes)
-        return FrozenEngine.of(self.frozen).choose(game, self.level, self.nodes)
+            return choose_move(game, self.level, self.nodes, book)
+        return FrozenEngine.of(self.frozen).choose(game, self.level, self.nodes, book)
 
 
 #: Runs in a process of its own with the frozen copy first on ``sys.path``: says ``ready`` once
 #: its compiled core is loaded (so that an equal-time match does not time the loading as a move),
 #: then reads one request (JSON) a line and answers the frozen engine's move a line. Only APIs
-#: every kingme version has.
+#: every kingme version has: a request's ``book`` false switches the level's book off where its
+#: plan has one.
 _FROZEN_PROGRAM = """
 import dataclasses, json, sys
 sys.path.insert(0, sys.argv[1])
@@ -116,8 +129,10 @@ print("ready", flush=True)
 for line in sys.stdin:
     ask = json.loads(line)
     plan = levels.PLANS[ask["level"]]
-    if ask["nodes"]:
-        levels.PLANS[ask["level"]] = dataclasses.replace(plan, nodes=ask["nodes"])
+    changes = {"nodes": ask["nodes"]} if ask["nodes"] else {}
+    if not ask["book"] and "book" in {field.name for field in dataclasses.fields(plan)}:
+        changes["book"] = False
+    levels.PLANS[ask["level"]] = dataclasses.replace(plan, **changes)
     game = Game(Setup(ask["variant"], seed=ask["seed"]), ask["moves"])
     print(str(choose_move(game, ask["level"])), flush=True)
     levels.PLANS[ask["level"]] = plan
@@ -223,9 +238,9 @@ class FrozenEngine(ChildEngine):
         if (line := self.receive()) != "ready":
             raise KingmeError(f"{self.name} said {line[:40]!r} instead of ready")
 
-    def choose(self, game: Game, level: str, nodes: int | None) -> Move:
+    def choose(self, game: Game, level: str, nodes: int | None, book: bool = True) -> Move:
         ask: dict[str, Any] = {"variant": game.setup.variant, "seed": game.setup.seed, "level": level, "nodes": nodes}
-        ask["moves"] = [str(move) for move in game.moves]
+        ask |= {"moves": [str(move) for move in game.moves], "book": book}
         self.send(json.dumps(ask))
         return game.board.parse_move(self.receive())
 
@@ -333,6 +348,8 @@ class MatchResult:
     losses: int
     #: In an equal-time match, every game's times, ``a`` the pacer.
     times: MoveTimes | None = None
+    #: In an equal-time match, the pacer's reference time in milliseconds.
+    reference: int | None = None
 
     @property
     def games(self) -> int:
@@ -389,9 +406,9 @@ class PlayedGame:
     times: MoveTimes | None = None  # in an equal-time match
 
 
-def _played(task: GameTask, event: str, clock: Clock = cpu_seconds) -> PlayedGame:
-    timed = task.black.equal_time or task.white.equal_time
-    game, times = play_timed_game(task, clock) if timed else (play_game(task), None)
+def _played(task: GameTask, event: str, reference: int | None, clock: Clock = cpu_seconds) -> PlayedGame:
+    """``task``'s game played; at equal time (``reference`` the pacer's reference time) timed."""
+    game, times = (play_game(task), None) if reference is None else play_timed_game(task, reference, clock)
     tags = {"Event": event, "Date": time.strftime("%Y.%m.%d"), "Round": task.ballot}
     tags |= {"Black": str(task.black), "White": str(task.white)}
     return PlayedGame(task.seed, game.result.winner, game_to_pdn(game, tags), times)  # type: ignore[union-attr]
@@ -399,10 +416,12 @@ def _played(task: GameTask, event: str, clock: Clock = cpu_seconds) -> PlayedGam
 
 class MatchRecord:
     """A match's finished games in a text file, so a long match stopped halfway goes on where it
-    stopped: a header line naming the match, then ``SEED WINNER`` for each game as it ends
-    (``black``, ``white`` or ``draw``), followed in an equal-time match by the game's times
-    (``MoveTimes.text``). A line cut short by a crash is ignored; a file that belongs to another
-    match is refused rather than mixed in."""
+    stopped: a header line naming the match, in an equal-time match the pacer's reference time
+    (``reference_line``), then ``SEED WINNER`` for each game as it ends (``black``, ``white`` or
+    ``draw``), followed in an equal-time match by the game's times (``MoveTimes.text``). A line
+    cut short by a crash is ignored; a file that belongs to another match, or an equal-time record
+    whose games were played without a reference time (by the rule before it), is refused rather
+    than mixed in."""
 
     OUTCOMES: ClassVar[dict[str, str | None]] = {"black": "black", "white": "white", "draw": None}
 
@@ -411,6 +430,7 @@ class MatchRecord:
         self.header = f"# kingme match {header}"
         self.results: dict[str, str | None] = {}
         self.times: dict[str, MoveTimes] = {}
+        self.reference: int | None = None
         try:
             if not path.exists():
                 path.write_text(self.header + "\n")
@@ -421,7 +441,13 @@ class MatchRecord:
             raise KingmeError(f"{path}: cannot use it as the match record ({reason})") from None
         if lines[0] != self.header:
             raise KingmeError(f"{path} records another match ({lines[0][:120]!r}); name a new file")
-        for line in lines[1:-1]:  # the last piece has no newline yet: a line cut short, or nothing
+        games = lines[1:-1]  # the last piece has no newline yet: a line cut short, or nothing
+        if timed and games and games[0].startswith(REFERENCE_PREFIX):
+            try:
+                self.reference = parse_reference(games.pop(0))
+            except KingmeError as error:
+                raise KingmeError(f"{path}: {error}") from None
+        for line in games:
             seed, _, rest = line.partition(" ")
             outcome, _, times = rest.partition(" ")
             if outcome not in self.OUTCOMES or bool(times) != timed:
@@ -432,6 +458,10 @@ class MatchRecord:
                     self.times[seed] = MoveTimes.parse(times)
                 except KingmeError as error:
                     raise KingmeError(f"{path}: the times of {seed[:40]!r}: {error}") from None
+        if timed and self.results and self.reference is None:
+            raise KingmeError(
+                f"{path} holds equal-time games played without a reference time, by an earlier rule; name a new file"
+            )
         if lines[-1]:
             path.write_text("\n".join(lines[:-1]) + "\n")  # drop the cut line before appending
 
@@ -440,6 +470,11 @@ class MatchRecord:
         times = f" {game.times.text()}" if game.times else ""
         with self.path.open("a") as file:
             file.write(f"{game.seed} {game.winner or 'draw'}{times}\n")
+
+    def add_reference(self, milliseconds: int) -> None:
+        """Keep the pacer's reference time, before any game (``reference_line``)."""
+        with self.path.open("a") as file:
+            file.write(reference_line(milliseconds) + "\n")
 
 
 def _end_worker(signum: int, _frame: object) -> None:
@@ -466,6 +501,26 @@ def _start_worker() -> None:
     _warm_up()
 
 
+def _reference(
+    pacer: Contestant, book: MatchRecord | None, clock: Clock, progress: Callable[[str], None] | None
+) -> int:
+    """The pacer's reference time for an equal-time match: read back from the record, or measured
+    here (the compiled core loaded first, so that loading it is not timed) and kept in the record.
+    One figure for the whole match rather than one a worker, so that every game, resumed or not,
+    starts from the same time."""
+    if book and book.reference is not None:
+        reference, how = book.reference, f"read back from {book.path}"
+    else:
+        _warm_up()
+        reference = measure_reference(pacer, clock)
+        how = f"measured, the median over {REFERENCE_POSITIONS} ballot positions searched without its book"
+        if book:
+            book.add_reference(reference)
+    if progress:
+        progress(f"reference time of {pacer}: {reference:,} CPU ms a move ({how})")
+    return reference
+
+
 def run_match(
     a: str | Contestant,
     b: str | Contestant,
@@ -482,8 +537,9 @@ def run_match(
     finished game is written to that file, and games the file already holds are not played
     again (see ``MatchRecord``). With ``pdn``, every game played is appended to that file as
     PDN, its moves included, for replaying or for another engine to annotate. When ``b`` has
-    ``equal_time``, ``a`` is the pacer: ``clock`` measures its moves and ``b``'s
-    (``kingme.engine.equal_time``)."""
+    ``equal_time``, ``a`` is the pacer: ``clock`` measures its moves and ``b``'s, and the pacer's
+    reference time is measured here before the first game, once for every worker, or read back
+    from ``record`` (``kingme.engine.equal_time``)."""
     a, b = (side if isinstance(side, Contestant) else Contestant(side) for side in (a, b))
     a.check()
     b.check()
@@ -500,17 +556,23 @@ def run_match(
     winners = {seed: winner for seed, winner in book.results.items() if seed in by_seed} if book else {}
     times = {seed: book.times[seed] for seed in winners} if book and b.equal_time else {}
     to_play = [task for task in tasks if task.seed not in winners]
-    play = functools.partial(_played, event=f"kingme match {header}", clock=clock)
     if progress and winners:
         progress(f"{len(tasks) - len(to_play)} of {len(tasks)} games already played ({record})")
+    parallel = workers > 1 and len(to_play) > 1
+    reference = book.reference if book else None
+    if b.equal_time and to_play:
+        reference = _reference(a, book, clock, progress)
+        if parallel:
+            ChildEngine.stop_all()  # the reference's: this process plays no game, they would idle
+        else:
+            _warm_up()  # the first move timed is not the compiled core loading
+    play = functools.partial(_played, event=f"kingme match {header}", reference=reference, clock=clock)
     with contextlib.ExitStack() as stack:
         pool = None
-        if workers > 1 and len(to_play) > 1:
+        if parallel:
             pool = stack.enter_context(multiprocessing.get_context("spawn").Pool(workers, initializer=_start_worker))
             results: Iterator[PlayedGame] = pool.imap_unordered(play, to_play, chunksize=1)
         else:
-            if b.equal_time and to_play:
-                _warm_up()  # the first move timed is not the compiled core loading
             results = map(play, to_play)
         for game in results:
             winners[game.seed] = game.winner
@@ -539,4 +601,4 @@ def run_match(
     wins = sum(1 for colour, winner in zip(a_colours, outcomes, strict=True) if winner == colour)
     draws = outcomes.count(None)
     every = sum((times[task.seed] for task in tasks), MoveTimes()) if b.equal_time else None
-    return MatchResult(str(a), str(b), wins, draws, len(tasks) - wins - draws, every)
+    return MatchResult(str(a), str(b), wins, draws, len(tasks) - wins - draws, every, reference)

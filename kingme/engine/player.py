@@ -55,9 +55,11 @@ def think(
     return analyse(game, plan.depth, plan.nodes, noise, plan.full_eval, plan.quiescence, plan.table_bits, plan.endings)
 
 
-def choose_move(game: Game, level: str, nodes: int | None = None) -> Move:
+def choose_move(game: Game, level: str, nodes: int | None = None, book: bool = True) -> Move:
     """The move the computer at ``level`` plays in ``game``; the game is not changed.
-    ``nodes`` replaces the level's node budget (matches at a chosen budget use it).
+    ``nodes`` replaces the level's node budget (matches at a chosen budget use it); with ``book``
+    false the level searches where its opening book holds the position (an equal-time match
+    times such searches for its reference, ``kingme.engine.equal_time``).
 
     Raises ``KingmeError`` for an unknown level or a finished game.
     """
@@ -68,7 +70,7 @@ def choose_move(game: Game, level: str, nodes: int | None = None) -> Move:
         return pick_by_steps(moves, game_stream(game, level))
     if len(moves) == 1:
         return moves[0]  # nothing to think about
-    return think(game, level, nodes).move
+    return think(game, level, nodes, book=book).move
 
 
 def hint(game: Game) -> Move:

@@ -1,4 +1,5 @@
-"""Equal-time matches: the engine is given, for each move, the CPU time the pacer used on its last.
+"""Equal-time matches: the engine is given, for each move, the CPU time the pacer used on its last
+searched move, or the pacer's reference time before it has searched in the game.
 
 The clock is injected: no test measures or asserts a duration. A fake engine (a small program
 speaking the protocol, playing the first legal move) writes down each ``go`` it is sent.
@@ -16,7 +17,16 @@ from pathlib import Path
 
 import pytest
 
-from kingme.engine.equal_time import MAX_MOVETIME_MS, MoveTimes, cpu_seconds
+from kingme.engine.equal_time import (
+    MAX_MOVETIME_MS,
+    REFERENCE_POSITIONS,
+    SEARCHED_MS,
+    MoveTimes,
+    cpu_seconds,
+    measure_reference,
+    reference_line,
+    reference_positions,
+)
 from kingme.engine.match import Contestant, MatchRecord, run_match
 from kingme.engine.protocol import EngineState, respond
 from kingme.rules import KingmeError
@@ -39,9 +49,12 @@ for line in sys.stdin:
         print(f"bestmove {game.legal_moves()[0]}", flush=True)
 """
 
-#: The pacer's n-th move (searches for the timing only included) takes this long, in seconds:
-#: different every move, and not a whole number of milliseconds, so rounding is seen.
+#: The pacer's n-th move (the reference searches included: the first ``REFERENCE_POSITIONS``)
+#: takes this long, in seconds: different every move, and not a whole number of milliseconds, so
+#: rounding is seen.
 PACER_SECONDS: Callable[[int], float] = lambda n: (100 + n + 0.4) / 1000  # noqa: E731
+#: The reference time under ``PACER_SECONDS``: the median of 101 to 105 ms.
+REFERENCE_MS = 103
 #: The engine's every move takes this long, in seconds.
 ENGINE_SECONDS = 0.05
 
@@ -79,8 +92,22 @@ def _fake_engine(log: Path) -> Contestant:
 
 def _times_in(record: Path) -> dict[str, MoveTimes]:
     """Each game's times in an equal-time match record, by seed, in the record's order."""
-    lines = record.read_text().splitlines()[1:]
+    lines = record.read_text().splitlines()[2:]  # after the header and the reference time
     return {line.split()[0]: MoveTimes.parse(line.split(" ", 2)[2]) for line in lines}
+
+
+def _given_by_the_rule(seed: str, pacer: tuple[int, ...], reference: int) -> tuple[int, ...]:
+    """What the engine is given on each of its moves in the game ``seed`` whose pacer used
+    ``pacer``: the pacer's time on its last searched move, ``reference`` before it has searched.
+    The pacer moves first after the ballot when it is White (``-b-black``), second otherwise."""
+    first = 1 if seed.endswith("-b-black") else 0
+    given, last = [], reference
+    for move, spent in enumerate(pacer, start=1):
+        if move == 1 and first == 0:
+            given.append(last)
+        last = spent if spent >= SEARCHED_MS else last
+        given.append(last)
+    return tuple(given)
 
 
 def test_the_engine_is_sent_the_time_the_pacer_used_on_its_last_move(tmp_path: Path) -> None:
@@ -88,12 +115,15 @@ def test_the_engine_is_sent_the_time_the_pacer_used_on_its_last_move(tmp_path: P
     result = run_match("random", _fake_engine(log), openings=1, workers=1, record=record, clock=ScriptedClock())
     assert record.read_text().startswith("# kingme match random vs engine:")
     assert record.read_text().splitlines()[0].endswith(", american, nodes a move of the level / equal time")
+    assert record.read_text().splitlines()[1] == reference_line(REFERENCE_MS)
+    assert result.reference == REFERENCE_MS
     games = _times_in(record)
     # Played in order: in ballot-001-a-black the pacer is Black, so the engine (White) moves first
-    # after the three-move ballot and is given the pacer's time on that position (its first
-    # timing, 101.4 ms: 101), then each move the pacer's last; the pacer's own moves are 102, 103...
+    # after the three-move ballot and is given the pacer's reference time (its first five moves,
+    # 101 to 105 ms, were the reference searches: 103), then each move the pacer's last; the
+    # pacer's own moves are 106, 107...
     first = games["ballot-001-a-black"]
-    assert first.given[0] == 101 and first.pacer[0] == 102
+    assert first.given[0] == REFERENCE_MS and first.pacer[0] == 106
     assert first.given[1:] == first.pacer[: len(first.given) - 1]
     # In ballot-001-b-black the pacer (White) moves first: each engine move follows one of its.
     second = games["ballot-001-b-black"]
@@ -103,6 +133,49 @@ def test_the_engine_is_sent_the_time_the_pacer_used_on_its_last_move(tmp_path: P
     assert sent == list(first.given + second.given)
     assert result.times == first + second
     assert result.times.summary("random", "engine:fake").startswith("CPU ms a move, mean / median: random used ")
+
+
+def test_a_pacer_move_that_took_less_than_a_search_leaves_the_engine_the_last_searched_time(tmp_path: Path) -> None:
+    # Every third of the pacer's moves in the games takes 0.4 ms, as a book, table or only move.
+    def pacer(n: int) -> float:
+        return 0.0004 if n > REFERENCE_POSITIONS and n % 3 == 0 else PACER_SECONDS(n)
+
+    record = tmp_path / "match.txt"
+    run_match("random", _fake_engine(tmp_path / "go.txt"), 1, 1, record=record, clock=ScriptedClock(pacer=pacer))
+    for seed, times in _times_in(record).items():
+        assert 0 in times.pacer
+        assert times.given == _given_by_the_rule(seed, times.pacer, REFERENCE_MS)[: len(times.given)]
+        assert min(times.given) > 100
+
+
+def test_before_the_pacer_has_searched_in_a_game_the_engine_is_given_its_reference_time(tmp_path: Path) -> None:
+    # The pacer searches the reference positions for 300 ms each, then answers every move of the
+    # games in 0.4 ms, as from its book: the engine is given the reference time throughout.
+    def pacer(n: int) -> float:
+        return 0.3 if n <= REFERENCE_POSITIONS else 0.0004
+
+    record, log = tmp_path / "match.txt", tmp_path / "go.txt"
+    result = run_match("random", _fake_engine(log), 1, 1, record=record, clock=ScriptedClock(pacer=pacer))
+    assert result.reference == 300
+    assert record.read_text().splitlines()[1] == reference_line(300)
+    assert {int(line.removeprefix("go movetime ")) for line in log.read_text().splitlines()} == {300}
+
+
+def test_the_reference_positions_are_searched_with_the_pacers_book_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    from kingme.engine import player
+    from kingme.engine.book import stored_book
+
+    positions = reference_positions()
+    assert len(positions) == REFERENCE_POSITIONS
+    assert all(len(game.legal_moves()) > 1 and game.board in stored_book() for game in positions)
+
+    def no_book() -> None:
+        raise AssertionError("the book was asked")
+
+    monkeypatch.setattr(player, "stored_book", no_book)
+    clock = ScriptedClock()
+    assert measure_reference(Contestant("master", nodes=2_000), clock) == REFERENCE_MS
+    assert clock.readings["pacer"] == 2 * REFERENCE_POSITIONS
 
 
 def test_a_frozen_copy_or_an_engine_as_pacer_is_timed_in_its_own_process(tmp_path: Path) -> None:
@@ -128,14 +201,18 @@ def test_a_stopped_equal_time_match_goes_on_with_the_times_of_the_games_already_
     record, log = tmp_path / "match.txt", tmp_path / "go.txt"
     run_match("random", _fake_engine(log), 2, 1, record=record, clock=ScriptedClock())
     before = _times_in(record)
-    record.write_text("\n".join(record.read_text().splitlines()[:3]) + "\n")  # ballot 002 not played
+    record.write_text("\n".join(record.read_text().splitlines()[:4]) + "\n")  # ballot 002 not played
     log.unlink()
-    resumed = run_match("random", _fake_engine(log), 2, 1, record=record, clock=ScriptedClock())
+    # Resumed on a pacer four times as slow: its reference time is read back, not measured again.
+    slower = ScriptedClock(pacer=lambda n: 4 * PACER_SECONDS(n))
+    resumed = run_match("random", _fake_engine(log), 2, 1, record=record, clock=slower)
     after = _times_in(record)
     assert list(after) == ["ballot-001-a-black", "ballot-001-b-black", "ballot-002-a-black", "ballot-002-b-black"]
     assert [after[seed] for seed in list(after)[:2]] == [before[seed] for seed in list(before)[:2]]
     assert len(log.read_text().splitlines()) == sum(len(after[seed].given) for seed in list(after)[2:])
     assert resumed.times == sum(after.values(), MoveTimes())
+    assert resumed.reference == REFERENCE_MS and after["ballot-002-a-black"].given[0] == REFERENCE_MS
+    assert record.read_text().count("# reference ") == 1
 
 
 def test_the_summary_gives_each_sides_mean_and_median_milliseconds_a_move() -> None:
@@ -188,6 +265,7 @@ def test_only_an_external_engine_can_be_given_time_and_only_as_the_second_contes
 
 def test_an_equal_time_record_without_times_or_with_bad_times_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
     header = "# kingme match random vs engine:x, american, nodes a move of the level / equal time\n"
+    header += reference_line(500) + "\n"
     bad = {
         "no times": "ballot-001-a-black draw\n",
         "a word too few": "ballot-001-a-black draw pacer=1,2 given=1\n",
@@ -200,8 +278,26 @@ def test_an_equal_time_record_without_times_or_with_bad_times_is_refused_and_lef
         path = tmp_path / f"{name}.txt"
         path.write_text(header + line)
         with pytest.raises(KingmeError, match=r"not a game result|the times of 'ballot-001-a-black'"):
-            MatchRecord(path, header.removeprefix("# kingme match ").strip(), timed=True)
+            MatchRecord(path, header.splitlines()[0].removeprefix("# kingme match "), timed=True)
         assert path.read_text() == header + line
+
+
+def test_an_equal_time_record_with_a_bad_reference_time_or_games_without_one_is_refused(tmp_path: Path) -> None:
+    header = "# kingme match random vs engine:x, american, nodes a move of the level / equal time"
+    game = "ballot-001-a-black draw pacer=1,2 given=1,2 engine=3,4"
+    bad = {
+        "# reference 12x ms: the pacer's median": "the reference time must read '# reference MS ms: ...'",
+        f"# reference {'9' * 5000} ms: the pacer's median": "the reference time must read",
+        "# reference 3600001 ms: the pacer's median": "with MS from 0 to 3600000",
+        "# reference 500 seconds": "the reference time must read",
+        game: "holds equal-time games played without a reference time, by an earlier rule; name a new file",
+    }
+    for number, (line, complaint) in enumerate(bad.items()):
+        path = tmp_path / f"{number}.txt"
+        path.write_text(f"{header}\n{line}\n{game}\n")
+        with pytest.raises(KingmeError, match=complaint):
+            MatchRecord(path, header.removeprefix("# kingme match "), timed=True)
+        assert path.read_text() == f"{header}\n{line}\n{game}\n"
 
 
 def test_the_cpu_time_of_a_process_that_is_not_there_is_a_clear_error() -> None:
@@ -219,8 +315,10 @@ def test_kingme_match_equal_time_names_the_mode_and_prints_both_sides_times(tmp_
         [sys.executable, "-m", "kingme", *argv, "--record", str(record)], capture_output=True, text=True, timeout=600
     )
     assert done.returncode == 0, done.stderr
-    assert f"engine:{engine} given the CPU time random used on its last move" in done.stdout
+    assert f"engine:{engine} given the CPU time random used on its last searched move" in done.stdout
+    assert "reference time of random: " in done.stdout
     assert "CPU ms a move, mean / median: random used " in done.stdout
+    assert "reference time of random (given before it has searched in a game): " in done.stdout
     assert record.read_text().splitlines()[0].endswith("/ equal time")
     assert all(line.startswith("go movetime ") for line in log.read_text().splitlines())
 
