@@ -232,3 +232,10 @@ def test_the_board_speaks_every_language(new_play) -> None:
     expect(play.hook("analysis-entry")).to_have_text("Analyse")
     expect(play.hook("analysis-edit")).to_have_text("Stellung bearbeiten")
     expect(play.hook("analysis-toggle")).to_have_text("Stopp")
+
+
+def test_an_ending_the_tables_hold_shows_wins_in_plies_and_the_search_finished(play) -> None:
+    open_board(play, "W:WK30,K26:BK1")
+    expect(play.hook("eval-text")).to_have_text(re.compile(r"^#-\d+$"))  # White wins in so many plies
+    expect(play.hook("analysis-status")).to_have_text("The search has gone as deep as it goes here.")
+    expect(play.hook("eval-bar")).to_have_attribute("aria-valuenow", "0")

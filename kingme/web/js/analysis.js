@@ -32,7 +32,7 @@ const TOOLS = [
 // the last PDN export.
 const A = {
   root: null, current: null, fen: null, blackFirst: true, states: new Map(), partial: [],
-  lines: null, running: true, stream: null, editing: null, tool: TOOLS[0], message: "", flipped: false, pdn: "",
+  lines: null, running: true, stream: null, finished: null, asked: 0, editing: null, tool: TOOLS[0], message: "", flipped: false, pdn: "",
 };
 
 let view;
@@ -98,6 +98,7 @@ async function analyse() {
   }
   const controller = new AbortController();
   A.stream = controller;
+  A.finished = null;
   render();
   try {
     const response = await fetch("/api/analyse", {
@@ -117,6 +118,7 @@ async function analyse() {
       }
       render();
     });
+    if (A.stream === controller) A.finished = node; // the server went as deep as it goes
   } catch (error) {
     if (error.name !== "AbortError" && A.stream === controller) A.message = t("errors.server", { message: error.message || t("errors.network") });
   } finally {
@@ -138,6 +140,7 @@ function toggleEngine() {
 
 // Show `node`, asking the server for its position first when it is new.
 async function goTo(node) {
+  const asked = ++A.asked;
   A.partial = [];
   A.message = "";
   if (!A.states.has(node.id)) {
@@ -149,6 +152,7 @@ async function goTo(node) {
       render();
       return;
     }
+    if (asked !== A.asked) return; // another node was asked for meanwhile: it is the one shown
   }
   A.current = node;
   if (A.lines?.node !== node) A.lines = null;
@@ -196,6 +200,7 @@ function escape() {
 
 // Start the analysis afresh from `fen` (the server reads it); a FEN it refuses leaves everything as it was.
 async function startFrom(fen) {
+  A.asked += 1; // a position asked for before is not shown over the new start
   let state;
   try {
     state = await api.start({ fen });
@@ -299,6 +304,7 @@ function renderEngine() {
   if (A.editing) status = t("analysis.editing");
   else if (state?.result) status = t("analysis.noMoves");
   else if (A.stream && !lines) status = t("analysis.searching");
+  else if (!A.stream && A.running && lines && A.finished === A.current) status = t("analysis.finished");
   else if (!A.running) status = t("analysis.stopped");
   $("analysis-status").textContent = status;
   view.dataset.searching = A.stream ? "true" : "false";
