@@ -10,8 +10,9 @@ translations carry ``?v=<version>``; an answer to a URL with the current version
 year (``immutable``), anything else is revalidated (``no-cache`` with an ``ETag``). A new
 release changes the version, so no browser keeps an old script beside a new page.
 
-App pages: ``/``, ``/analysis``, ``/daily``, ``/puzzle``, ``/puzzle/<id>`` and ``/room/<id>`` all answer with
-the page itself, which reads its URL, so a reload or a shared link opens the same view.
+App pages: ``/``, ``/analysis``, ``/daily``, ``/puzzle``, ``/puzzle/<id>``, ``/room/<id>``,
+``/archive``, ``/review`` and ``/review/<id>`` all answer with the page itself, which reads its
+URL, so a reload or a shared link opens the same view.
 """
 
 from __future__ import annotations
@@ -32,7 +33,9 @@ FOREVER = "public, max-age=31536000, immutable"
 #: Types worth compressing (images other than SVG are compressed already).
 COMPRESSIBLE = ("text/", "application/json", "image/svg+xml")
 #: Paths of the single-page app's views: each answers with the page.
-APP_PAGES = re.compile(r"^/(?:analysis|daily|puzzle|puzzle/[A-Za-z0-9_-]{1,80}|room/[A-Za-z0-9_-]{1,80})/?$")
+APP_PAGES = re.compile(
+    r"^/(?:analysis|daily|puzzle|puzzle/[A-Za-z0-9_-]{1,80}|room/[A-Za-z0-9_-]{1,80}|archive|review|review/[A-Za-z0-9_-]{1,80})/?$"
+)
 
 #: References that get the version appended: the page's links, the scripts' imports, the
 #: stylesheet a script adds and the translation files it fetches.

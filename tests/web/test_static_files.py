@@ -82,7 +82,18 @@ def test_an_unchanged_file_is_not_sent_again(client):
 
 
 @pytest.mark.parametrize(
-    "path", ["/daily", "/puzzle", "/puzzle/first-position", "/room/AbC123", "/room/AbC123/", "/analysis"]
+    "path",
+    [
+        "/daily",
+        "/puzzle",
+        "/puzzle/first-position",
+        "/room/AbC123",
+        "/room/AbC123/",
+        "/analysis",
+        "/archive",
+        "/review",
+        "/review/Ab_1-x",
+    ],
 )
 def test_every_view_of_the_app_has_a_url_that_opens_the_page(client, path):
     response = client.get(path)

@@ -12,7 +12,7 @@ import { mountDailies } from "./daily.js";
 import * as panels from "./panels.js";
 import * as controls from "./controls.js";
 import * as play from "./session.js";
-import { active, blackAtBottom, colorName, interactive, resigner, session } from "./state.js";
+import { active, blackAtBottom, colorName, interactive, resigner, session, stepShown } from "./state.js";
 import { chooseSeed, fillSetupOptions, loadSetupForm, mountSetup, renderSetup, showSetupFor } from "./setup.js";
 import * as sound from "./sound.js";
 import { storageAvailable } from "./store.js";
@@ -24,10 +24,13 @@ let board;
 
 // ---- rendering ---------------------------------------------------------------------------
 
+// The live position, or the earlier one the player steps through (stepping.js).
 function renderBoard({ state, ui, prefs }) {
+  const step = stepShown();
   board.setOrientation(blackAtBottom());
   board.render(boardView({
-    state, partial: ui.partial, hint: ui.hint, playable: interactive(), numbers: prefs.numbers, marks: prefs.marks,
+    state: step ? step.state : state, partial: step ? [] : ui.partial, hint: step ? [] : ui.hint,
+    playable: interactive(), numbers: prefs.numbers, marks: prefs.marks,
     label: (square, info) => squareLabel(square, info, { t, colorName }),
   }));
 }
@@ -211,6 +214,26 @@ function wire() {
   wirePrefs();
 }
 
+// ---- parts loaded when first needed (issue 13: the first visit stays light) -------------------
+
+let stepping = null;
+
+function later({ match, state }) {
+  $("review-game").hidden = !(match && state?.result);
+  if (!stepping && match?.record.moves.length) stepping = import("./stepping.js").then((module) => module.mountStepping()).catch(play.failed);
+  if (match && state?.result) import("./archive.js").then((module) => module.keep()).catch(play.failed);
+}
+
+// The archive, Review (beside a finished game's result) and the addresses /archive and /review/<id>.
+function mountViews() {
+  const views = (action) => () => import("./archive-view.js").then((module) => module[action]()).catch(play.failed);
+  for (const id of ["open-archive", "record-archive"]) $(id).addEventListener("click", views("openArchive"));
+  $("review-game").addEventListener("click", views("reviewCurrent"));
+  const follow = () => /^\/(archive|review)(\/|$)/.test(window.location.pathname) && views("follow")();
+  window.addEventListener("popstate", follow);
+  follow();
+}
+
 async function main() {
   const [server, language] = await Promise.all([request("GET", "/api/info"), setLanguage(session.prefs.language)]);
   play.configure(server, language);
@@ -221,8 +244,11 @@ async function main() {
     document.querySelector(".side").scrollTop = 0;
     board.focus();
   };
-  play.attach({ animate: (path, captures, piece) => board.animate(path, captures, piece), announce, begun });
+  // A move is played out on the board only when the board shows the live game, not an earlier step.
+  const animate = (path, captures, piece) => (stepShown() ? Promise.resolve() : board.animate(path, captures, piece));
+  play.attach({ animate, announce, begun });
   play.subscribe(render);
+  play.subscribe(later);
   fillPrefOptions();
   fillSetupOptions();
   loadSetupForm(session.prefs.setup);
@@ -235,6 +261,7 @@ async function main() {
     else await play.preview();
   }
   mountDailies(confirmDialog);
+  mountViews();
   document.documentElement.dataset.ready = "true";
 }
 

@@ -27,6 +27,7 @@ function open(which) {
   $("pdn-copy").hidden = which !== "export";
   $("pdn-download").hidden = which !== "export";
   $("pdn-load").hidden = which === "export";
+  $("pdn-review").hidden = which === "export";
   if (which === "import") text.value = "";
   dialog.showModal();
 }
@@ -78,14 +79,35 @@ $("pdn-download").addEventListener("click", () => {
   window.setTimeout(() => URL.revokeObjectURL(link.href), 1000);
 });
 
-$("pdn-load").addEventListener("click", async () => {
-  if (mode !== "import") return;
+// The pasted text as the server reads it (its first game, or a position), or null after saying
+// in the dialog why it could not be read; the text stays for the player to mend.
+async function pasted() {
   const config = formConfig();
   try {
-    const next = await api.importText(text.value, config.rules, config.seed || "checkers-1");
-    dialog.close();
-    begin({ ...config, position: next.standard ? "standard" : "custom" }, next);
+    return await api.importText(text.value, config.rules, config.seed || "checkers-1");
   } catch (failure) {
     error.textContent = failure.message || String(failure);
+    return null;
   }
+}
+
+$("pdn-load").addEventListener("click", async () => {
+  if (mode !== "import") return;
+  const next = await pasted();
+  if (!next) return;
+  dialog.close();
+  begin({ ...formConfig(), position: next.standard ? "standard" : "custom" }, next);
+});
+
+// A pasted game opens in the review (the game on the board stays as it is).
+$("pdn-review").addEventListener("click", async () => {
+  if (mode !== "import") return;
+  const next = await pasted();
+  if (!next) return;
+  if (!next.record.moves.length) {
+    error.textContent = t("pdn.noMoves");
+    return;
+  }
+  dialog.close();
+  import("./archive-view.js").then((module) => module.reviewPasted(next)).catch(failed);
 });

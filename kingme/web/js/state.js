@@ -41,6 +41,9 @@ export const session = {
   ui: {
     partial: [], hint: [], hintText: "", paused: false, thinking: false, busy: false, setupOpen: false,
     error: "", games: 0, flipped: false, // flipped: the board turned before any game
+    // An earlier position shown instead of the live one (stepping.js writes it): { ply, state,
+    // moves (the record's first ply moves), live (the moves played then), games }, or null.
+    step: null,
   },
 };
 
@@ -79,8 +82,17 @@ export function computerToMove() {
   return active() && vsComputer() && session.state.turn === computerColor();
 }
 
+// The earlier position the player steps through, while it still belongs to the game on the
+// board (same game, whose moves still begin with the step's), else null: the live one is shown.
+export function stepShown() {
+  const { step } = ui;
+  const moves = session.match?.record.moves;
+  if (!step || !moves || step.games !== ui.games || step.ply >= moves.length) return null;
+  return step.moves.every((move, i) => moves[i] === move) ? step : null;
+}
+
 export function interactive() {
-  return active() && !ui.paused && !ui.thinking && !ui.busy && !computerToMove() && (!session.remote || session.remote.canMove());
+  return active() && !stepShown() && !ui.paused && !ui.thinking && !ui.busy && !computerToMove() && (!session.remote || session.remote.canMove());
 }
 
 export function midJump() {

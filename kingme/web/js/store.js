@@ -31,17 +31,19 @@ export function load(name, fallback) {
   }
 }
 
+// Whether the value went to the browser's storage (false: it is kept for this visit only).
 export function save(name, value) {
   const text = JSON.stringify(value);
   if (storage) {
     try {
       storage.setItem(PREFIX + name, text);
-      return;
+      return true;
     } catch {
       // quota exceeded or storage revoked: keep it for this visit
     }
   }
   memory.set(name, text);
+  return false;
 }
 
 export function remove(name) {
