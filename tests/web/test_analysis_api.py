@@ -39,12 +39,12 @@ class ThreadEngine:
         pass
 
 
-@pytest.fixture
-def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
-    monkeypatch.setattr(analysis, "MAX_DEPTH", 4)  # the test client reads a stream to its end
-    settings = Settings(data_dir=tmp_path, engine_workers=1)
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    settings = Settings(data_dir=Path(tmp_path_factory.mktemp("data")), engine_workers=1)
     app = create_app(settings, engine_factory=lambda workers: ThreadEngine())
-    with TestClient(app, raise_server_exceptions=False) as test_client:
+    with pytest.MonkeyPatch.context() as patch, TestClient(app, raise_server_exceptions=False) as test_client:
+        patch.setattr(analysis, "MAX_DEPTH", 4)  # the test client reads a stream to its end
         yield test_client
 
 
@@ -139,7 +139,11 @@ async def _collect(engine: GatedEngine, ticket: analysis.Ticket, gone: Callable[
     return [json.loads(text)["depth"] async for text in analysis.stream_lines(engine, ticket, START_FEN, 2, left)]
 
 
-def test_a_visitors_new_stream_ends_the_old_one_at_once_other_visitors_keep_theirs() -> None:
+def test_a_visitors_new_stream_ends_the_old_one_at_once_other_visitors_keep_theirs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(analysis, "MAX_DEPTH", 3)
+
     async def scenario() -> tuple[list[int], list[int], list[int]]:
         visitors = analysis.Visitors()
         engine = GatedEngine()
@@ -158,7 +162,7 @@ def test_a_visitors_new_stream_ends_the_old_one_at_once_other_visitors_keep_thei
 
     ended, latest, other = run(scenario())
     assert ended == [1]
-    assert latest[:2] == [1, 2] and other[:2] == [1, 2]
+    assert latest == [1, 2, 3] and other == [1, 2, 3]
 
 
 def test_a_stream_ends_when_its_client_has_gone() -> None:
