@@ -484,21 +484,29 @@ def _end_worker(signum: int, _frame: object) -> None:
     os._exit(128 + signum)
 
 
-def _warm_up() -> None:
-    """Load the compiled core (kept apart so that importing this module loads none)."""
+def _warm_up(level: str | None = None) -> None:
+    """Load the compiled core, and ``level``'s book and tables when given (kept apart so that
+    importing this module loads none)."""
     from kingme.engine.player import warm_up
 
-    warm_up()
+    warm_up(level)
 
 
-def _start_worker() -> None:
+def _start_worker(level: str | None) -> None:
     """A match worker ignores Ctrl-C, which a terminal sends to every process of the command: the
     main process stops and ends the pool, so the operator sees one line rather than a traceback
     per worker. Ended by the pool, it ends its child engines first. Then it loads the compiled
-    core before its first game."""
+    core before its first game, and ``level``'s book and tables when given (``_timed_level``)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _end_worker)
-    _warm_up()
+    _warm_up(level)
+
+
+def _timed_level(pacer: Contestant, engine: Contestant) -> str | None:
+    """The level whose book and tables a worker reads before its first game: an equal-time
+    pacer's, when it is a level of this kingme, so that reading them is not timed as a move. (A
+    frozen copy reads its own on first use, in its first game in each worker.)"""
+    return pacer.level if engine.equal_time and pacer.engine is None and pacer.frozen is None else None
 
 
 def _reference(
@@ -565,12 +573,13 @@ def run_match(
         if parallel:
             ChildEngine.stop_all()  # the reference's: this process plays no game, they would idle
         else:
-            _warm_up()  # the first move timed is not the compiled core loading
+            _warm_up(_timed_level(a, b))  # the first move timed is not the compiled core loading
     play = functools.partial(_played, event=f"kingme match {header}", reference=reference, clock=clock)
     with contextlib.ExitStack() as stack:
         pool = None
         if parallel:
-            pool = stack.enter_context(multiprocessing.get_context("spawn").Pool(workers, initializer=_start_worker))
+            context = multiprocessing.get_context("spawn")
+            pool = stack.enter_context(context.Pool(workers, _start_worker, (_timed_level(a, b),)))
             results: Iterator[PlayedGame] = pool.imap_unordered(play, to_play, chunksize=1)
         else:
             results = map(play, to_play)

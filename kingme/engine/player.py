@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from kingme.engine.analysis import SearchResult, analyse, noise_codes
+from kingme.engine.analysis import SearchResult, analyse, endgame_tables, noise_codes
 from kingme.engine.book import stored_book
 from kingme.engine.levels import PLANS, Plan, check_level
 from kingme.engine.randomplay import pick_by_steps
@@ -79,7 +79,15 @@ def hint(game: Game) -> Move:
     return choose_move(game, HINT_LEVEL)
 
 
-def warm_up() -> None:
+def warm_up(level: str | None = None) -> None:
     """Compile the numba core, or load it from the cache, so no player waits for it: one tiny
-    search exercises every compiled function."""
+    search exercises every compiled function. With ``level``, also read what that level looks
+    up, each once a process on its first use: its opening book and its endgame tables (about
+    40 ms each with the 4-piece tables; an equal-time match times every move, and would count the
+    reading as the thinking of the first move that uses them)."""
     analyse(Game(), depth=2, nodes=1_000, table_bits=4)
+    plan = PLANS.get(level) if level else None
+    if plan and plan.book:
+        stored_book()
+    if plan and plan.endings:
+        endgame_tables()

@@ -178,6 +178,28 @@ def test_the_reference_positions_are_searched_with_the_pacers_book_off(monkeypat
     assert clock.readings["pacer"] == 2 * REFERENCE_POSITIONS
 
 
+def test_the_pacers_book_and_tables_are_read_before_its_first_timed_move(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each is read once a process on its first use, in about 40 ms: timed inside a book move or a
+    # table move, the reading would count as a search and set the engine's time.
+    from kingme.engine import player
+    from kingme.engine.analysis import endgame_tables
+    from kingme.engine.book import stored_book
+
+    stored_book.cache_clear()
+    endgame_tables.cache_clear()
+    player.warm_up("casual")  # plays neither
+    assert stored_book.cache_info().currsize == endgame_tables.cache_info().currsize == 0
+    player.warm_up("master")
+    assert stored_book.cache_info().currsize == endgame_tables.cache_info().currsize == 1
+
+    warmed: list[str | None] = []
+    monkeypatch.setattr(player, "warm_up", warmed.append)
+    run_match("random", _fake_engine(tmp_path / "go.txt"), openings=1, workers=1, clock=ScriptedClock())
+    assert warmed[-1] == "random"
+
+
 def test_a_frozen_copy_or_an_engine_as_pacer_is_timed_in_its_own_process(tmp_path: Path) -> None:
     # The running package is its own frozen copy here. The clock is asked only about the two
     # children, each by its own process id: the pacer's search runs in the frozen copy's.
