@@ -197,6 +197,8 @@ def test_a_win_extends_the_streak(page: Any) -> None:
     expect(page.get_by_test_id("result")).to_have_text("Red wins")
     expect(page.get_by_test_id("streak")).to_have_text("3")
     expect(page.get_by_test_id("daily-done")).to_contain_text("Win")
+    page.get_by_test_id("archive").click()  # the day's game is in the archive, as won
+    expect(page.get_by_test_id("archive-entry")).to_contain_text(re.compile(r"Daily game.*you: Red.*Won"))
 
 
 def test_the_daily_puzzle_tells_a_wrong_move_and_is_solved_with_the_defenders_replies(page: Any) -> None:
@@ -220,6 +222,14 @@ def test_the_daily_puzzle_tells_a_wrong_move_and_is_solved_with_the_defenders_re
     expect(page.get_by_test_id("puzzle-solved")).to_be_visible()
     expect(page.get_by_test_id("puzzle-streak")).to_have_text("7")
     screenshot(page, "daily-puzzle-solved")
+    # The solved line can be stepped through from the puzzle's start.
+    page.get_by_test_id("puzzle-step-first").click()
+    expect(board.locator(".last-move")).to_have_count(0)
+    expect(board.locator('[data-square="22"] [data-piece]')).to_have_count(1)
+    page.get_by_test_id("puzzle-step-forward").click()
+    expect(board.locator('[data-square="17"] .last-move')).to_have_count(1)
+    page.get_by_test_id("puzzle-step-last").click()
+    expect(board.locator('[data-square="28"] .last-move')).to_have_count(1)
 
 
 def test_the_puzzle_view_renders_its_state_again_in_a_new_language(page: Any) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -30,3 +32,7 @@ def test_a_player_stepping_back_keeps_the_view_when_a_move_arrives_and_returns_t
     host.wait_for_position(friend.position())
     host.move()
     friend.wait_for_history(5)
+    host.resign()
+    expect(friend.hook("result")).to_be_visible()
+    host.hook("archive").click()  # each player keeps the game, from their side
+    expect(host.hook("archive-entry")).to_contain_text(re.compile(r"Online with a friend.*you: Red.*Lost"))

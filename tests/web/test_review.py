@@ -213,7 +213,7 @@ def test_the_server_reviews_a_finished_game_which_is_kept_in_the_archive_and_cos
     entries = page.locator("[data-testid=archive-entry]")
     expect(entries).to_have_count(1)
     expect(entries.first).to_contain_text("Two players")
-    expect(entries.first).to_contain_text("4 moves")
+    expect(entries.first).to_contain_text("Moves: 4")
     expect(entries.first).to_contain_text("reviewed")
     entries.first.click()
     expect(play.hook("review-accuracy")).to_have_text(figures)

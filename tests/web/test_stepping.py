@@ -3,6 +3,8 @@ marked, the board is not playable meanwhile, and play resumes from the live posi
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -56,8 +58,8 @@ def test_an_imported_game_is_stepped_through_by_click_and_keys_and_play_resumes_
     assert play.history()[-1] == "White 26×17"
 
 
-def test_a_finished_game_is_stepped_through_to_its_start_and_keeps_its_result(play):
-    play.start(opponent="local", position="double-jump")
+def test_a_finished_game_against_the_computer_is_stepped_through_and_kept_in_the_archive(play):
+    play.start(opponent="computer", level="casual", position="double-jump")
     play.click(9, 18, 27)
     expect(play.hook("result")).to_have_text("Red wins")
     play.hook("step-first").click()
@@ -66,3 +68,5 @@ def test_a_finished_game_is_stepped_through_to_its_start_and_keeps_its_result(pl
     play.page.keyboard.press("ArrowRight")
     expect(play.hook("step-live")).to_be_hidden()
     expect(piece(play, 27)).to_have_attribute("data-color", "black")
+    play.hook("archive").click()
+    expect(play.hook("archive-entry")).to_contain_text(re.compile(r"Computer · Casual.*you: Red.*Won.*Moves: 1"))

@@ -43,7 +43,7 @@ function cleanRecord(raw) {
 function cleanResult(raw) {
   if (!raw || typeof raw !== "object") throw new BadReview("result");
   if (raw.winner !== null && !SIDES.includes(raw.winner)) throw new BadReview("winner");
-  return { winner: raw.winner, reason: text(raw.reason, 40, /^[a-z_]+$/) };
+  return { winner: raw.winner, reason: text(raw.reason, 40, /^[a-z_-]+$/) };
 }
 
 // One stored game, checked and copied, or null when it cannot be read.

@@ -13,6 +13,7 @@ import { request } from "./api.js";
 import { pick } from "./boardview.js";
 import { routesFrom } from "./routes.js";
 import { changed, failed } from "./session.js";
+import { plyFor, positionAt } from "./stepping.js";
 import { session } from "./state.js";
 import { load, save } from "./store.js";
 import { extendStreak } from "./days.js";
@@ -25,6 +26,7 @@ session.puzzle = {
   // The puzzle on the board (the server's: id, title, date, difficulty, solver, solverMoves,
   // source) and where its line stands: the server's state, the plies played, the squares picked.
   shown: null, state: null, ply: 0, partial: [], hint: [], solved: false, busy: false,
+  step: null, // a solved puzzle's line stepped through: { ply, state } shown instead of the end, or null
   feedback: { key: "", vars: {}, kind: "" }, // the last answer, worded by the view in the chosen language
 };
 const puzzle = session.puzzle;
@@ -116,8 +118,25 @@ export async function hint() {
   changed();
 }
 
+// A solved puzzle's line, stepped through ("first", "back", "forward", "last"): the position
+// after that many of its moves, from the server; the last is the solved position itself.
+export async function stepLine(action) {
+  if (!puzzle.solved) return;
+  const { shown, state } = puzzle;
+  const last = state.record.moves.length;
+  const ply = plyFor(action, puzzle.step?.ply ?? last, last);
+  try {
+    const earlier = ply === last ? null : await positionAt(state.record, ply);
+    if (puzzle.shown !== shown || !puzzle.solved) return;
+    puzzle.step = earlier && { ply, state: earlier };
+  } catch (error) {
+    failed(error);
+  }
+  changed();
+}
+
 function show(shown) {
-  Object.assign(puzzle, { shown, state: shown.state, ply: 0, partial: [], hint: [], solved: false, busy: false });
+  Object.assign(puzzle, { shown, state: shown.state, ply: 0, partial: [], hint: [], solved: false, busy: false, step: null });
   say("");
   changed();
 }

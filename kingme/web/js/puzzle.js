@@ -7,11 +7,12 @@
 import { stylesheet } from "./api.js";
 import { BoardView } from "./board.js";
 import { boardView, squareLabel } from "./boardview.js";
-import { applyTo, t } from "./i18n.js";
-import { attach, escape, hint, openPuzzle, playable, select } from "./puzzle-session.js";
+import { applyTo, loadPart, t } from "./i18n.js";
+import { attach, escape, hint, openPuzzle, playable, select, stepLine } from "./puzzle-session.js";
 import { subscribe } from "./session.js";
 import { colorName, session } from "./state.js";
 import { streakNow } from "./days.js";
+import { reviewStyles, stepButtons, stepKey } from "./stepping.js";
 
 export { openPuzzle };
 
@@ -32,10 +33,12 @@ function puzzleTitle(title) {
 }
 
 // The same board view as the game's, with the same marks (the preference for square numbers holds).
-function renderBoard({ state, partial, hint: marked, shown }) {
+// A solved puzzle's line can be stepped through (the step's position is shown instead).
+function renderBoard({ state, partial, hint: marked, shown, step, solved }) {
   board.setOrientation(shown.solver === "black");
+  view.querySelector("#puzzle-stepper").hidden = !solved;
   board.render(boardView({
-    state, partial, hint: marked, playable: playable(), numbers: session.prefs.numbers, marks: true,
+    state: step ? step.state : state, partial, hint: marked, playable: playable(), numbers: session.prefs.numbers, marks: true,
     label: (square, info) => squareLabel(square, info, { t, colorName }),
   }));
 }
@@ -97,6 +100,7 @@ function build() {
       <div class="board-wrap"><svg id="puzzle-board" class="board" viewBox="0 0 800 800" role="grid" data-i18n-aria-label="board.label" aria-describedby="puzzle-turn"></svg></div>
       <div class="controls">
         <button type="button" class="btn" id="puzzle-hint" data-testid="puzzle-hint" data-i18n="controls.hint"></button>
+        <div class="stepper" id="puzzle-stepper" role="toolbar" data-i18n-aria-label="step.label" hidden></div>
       </div>
     </section>
     <aside class="side">
@@ -125,6 +129,13 @@ function build() {
   board = new BoardView(view.querySelector("#puzzle-board"), { onActivate: select, onEscape: escape });
   attach({ animate: (path, captures, piece) => board.animate(path, captures, piece) });
   view.querySelector("#puzzle-hint").addEventListener("click", hint);
+  view.querySelector("#puzzle-stepper").append(...stepButtons("puzzle-step", stepLine));
+  document.addEventListener("keydown", (event) => {
+    const action = session.mode === "daily-puzzle" && session.puzzle.solved ? stepKey(event) : null;
+    if (!action) return;
+    event.preventDefault();
+    stepLine(action);
+  });
   view.querySelector("#puzzle-by-id").addEventListener("submit", (event) => {
     event.preventDefault();
     const id = view.querySelector("#puzzle-id").value.trim();
@@ -132,7 +143,7 @@ function build() {
   });
 }
 
-await stylesheet("/css/puzzle.css");
+await Promise.all([stylesheet("/css/puzzle.css"), reviewStyles(), loadPart("review")]);
 build();
 applyTo(view);
 subscribe(render);
