@@ -41,6 +41,7 @@ from kingme.game.pdn import game_to_pdn_game
 from kingme.review.lines import MAX_LINES, Line, Lines, lines_at, position
 from kingme.review.review import Evaluation
 from kingme.review.winchance import win_chance
+from kingme.rules.fen import START_FEN
 from kingme.rules.pdn import PdnGame, PdnVariation, format_game
 from kingme.server.edge import BadRequest, only_fields, read_json
 from kingme.server.extension import Extension
@@ -56,6 +57,9 @@ STEP_NODES = 10_000_000
 #: A stream's total: about half a minute of a core (the search does about 5 million nodes a
 #: second), after which the lines stand; the player can start again (stop and go).
 STREAM_NODES = 150_000_000
+#: The depth of the warm-up analysis each worker does as the server starts: deep enough to use
+#: every part of the search, shallow enough to cost nothing (a few milliseconds).
+WARM_DEPTH = 4
 #: The most moves a PDN export's tree may hold: far more than anyone plays out by hand.
 MAX_TREE_MOVES = 2_000
 #: The deepest nesting of variations a PDN export accepts (the text nests parentheses as deep).
@@ -272,13 +276,23 @@ ROUTES = [
 ]
 
 
+async def _warm(engine: ReviewEngine, workers: int) -> None:
+    """A shallow analysis in each worker as the server starts: a worker's first lines otherwise
+    pay for loading what the analysis uses beyond the computer's moves (a tenth of a second or
+    more on a busy machine), and the board's first lines are due within 0.3 s."""
+    await asyncio.gather(*(engine.run(lines_at, START_FEN, WARM_DEPTH) for _ in range(workers)))
+
+
 def extension(settings: Settings) -> Extension:
-    """The analysis board's routes and its streams' registry, as a part of the app."""
-    del settings  # the analysis has no settings of its own
+    """The analysis board's routes, its streams' registry and its workers' warm-up, as a part of the app."""
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         app.state.analysis_visitors = Visitors()
-        yield
+        warming = asyncio.create_task(_warm(app.state.engine, settings.engine_workers))
+        try:
+            yield
+        finally:
+            warming.cancel()
 
     return Extension("analysis", ROUTES, lifespan)
