@@ -84,7 +84,7 @@ def test_every_page_and_dialog_fits_its_text(new_play, language, viewport):
     assert_fits(play, "the puzzle")
 
     play.page.locator("#modes [data-mode=play]").click()
-    play.open_setup()
+    expect(play.hook("start")).to_be_visible()  # Play puts the daily game away for the setup
     play.hook("opponent").select_option("online")
     play.hook("start").click()
     expect(play.hook("invite-link")).not_to_have_value("")

@@ -6,8 +6,7 @@ import { roomInUrl } from "./address.js";
 import { request } from "./api.js";
 import { BoardView } from "./board.js";
 import { boardView, squareLabel } from "./boardview.js";
-import { applyTo, setLanguage, t } from "./i18n.js";
-import { mountHelp } from "./help.js";
+import { applyTo, loadPart, setLanguage, t } from "./i18n.js";
 import { mountDailies } from "./daily.js";
 import * as panels from "./panels.js";
 import * as controls from "./controls.js";
@@ -128,10 +127,18 @@ function fillPrefOptions() {
   $("pref-music-volume").value = prefs.musicVolume;
 }
 
+// Help, its module and its words (a third of the page's) are loaded when it is first opened.
+let help = null;
+async function openHelp() {
+  if (!help) [help] = await Promise.all([import("./help.js"), loadPart("help")]);
+  help.mountHelp($("help-tabs"), $("help-content"));
+  $("help-dialog").showModal();
+}
+
 // New words (a language, or colour names from a piece theme): the static text and the options.
 function relabel() {
   applyTo(document);
-  mountHelp($("help-tabs"), $("help-content"));
+  help?.mountHelp($("help-tabs"), $("help-content"));
   fillSetupOptions();
   fillPrefOptions();
   play.changed();
@@ -209,7 +216,7 @@ function wire() {
   $("export-pdn").addEventListener("click", pdn("exportGame"));
   $("import-pdn").addEventListener("click", pdn("importGame"));
   $("open-settings").addEventListener("click", () => $("settings-dialog").showModal());
-  $("open-help").addEventListener("click", () => $("help-dialog").showModal());
+  $("open-help").addEventListener("click", () => openHelp().catch(play.failed));
   document.addEventListener("pointerdown", () => sound.unlock(), { once: true });
   wirePrefs();
 }
@@ -253,7 +260,6 @@ async function main() {
   fillSetupOptions();
   loadSetupForm(session.prefs.setup);
   $("storage-warning").hidden = storageAvailable;
-  mountHelp($("help-tabs"), $("help-content"));
   // A room's address: the online driver is loaded for it (and only for a room).
   const room = roomInUrl();
   if (!(room && await (await import("./online.js")).openLink(room))) {
