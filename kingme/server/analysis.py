@@ -7,8 +7,8 @@ per completed depth (EVAL as the review contract has it, ``docs/review.md``), un
 body, FEN or count, or a position without a move, is refused before any stream (4xx naming it).
 
 Each depth is its own call of ``kingme.review.lines.lines_at`` in the engine pool, never on the
-event loop: between two depths the stream can stop, and a computer move asked for meanwhile by
-another game takes the next free worker. The stream stops when the client goes away (the page
+event loop: between two depths the stream can stop, and all streams together hold at most every
+worker but one (``Visitors.slots``), so a computer move asked for by another game finds a worker. The stream stops when the client goes away (the page
 aborts the request to stop) and when the same visitor starts another: one stream per visitor,
 a visitor being the client's address as the server sees it (after ``edge`` has read a trusted
 proxy's ``X-Forwarded-For``), as ``connection_limits`` counts connections. A depth already
@@ -24,6 +24,7 @@ no move). Every move is checked by replaying it.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -45,7 +46,7 @@ from kingme.rules.fen import START_FEN
 from kingme.rules.pdn import PdnGame, PdnVariation, format_game
 from kingme.server.edge import BadRequest, only_fields, read_json
 from kingme.server.extension import Extension
-from kingme.server.review import ReviewEngine
+from kingme.server.review import ReviewEngine, review_slots
 from kingme.server.settings import Settings
 
 #: The deepest search a stream asks for: far past what its node budget reaches in the middle
@@ -68,23 +69,28 @@ MAX_TREE_DEPTH = 40
 
 @dataclass
 class Ticket:
-    """One visitor's running stream; ``ended`` is set when another of the visitor's replaces it."""
+    """One visitor's running stream; ``ended`` is set when another of the visitor's replaces it.
+    ``slots`` are the workers all streams may hold at once (shared by every ticket of a server)."""
 
     visitor: str
+    slots: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(1))
     ended: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 @dataclass
 class Visitors:
-    """The streams running, one per visitor: ``begin`` ends the visitor's earlier one."""
+    """The streams running, one per visitor: ``begin`` ends the visitor's earlier one. Their
+    depths hold at most ``slots`` workers at once, every worker but one as reviews do
+    (``review_slots``), so a computer move finds a worker however many boards are open."""
 
+    slots: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(1))
     running: dict[str, Ticket] = field(default_factory=dict)
 
     def begin(self, visitor: str) -> Ticket:
         earlier = self.running.get(visitor)
         if earlier is not None:
             earlier.ended.set()
-        ticket = self.running[visitor] = Ticket(visitor)
+        ticket = self.running[visitor] = Ticket(visitor, self.slots)
         return ticket
 
     def end(self, ticket: Ticket) -> None:
@@ -108,17 +114,37 @@ def lines_message(found: Lines) -> dict[str, Any]:
     return {"type": "lines", "depth": found.depth, "nodes": found.nodes, "lines": lines}
 
 
+def _free(slots: asyncio.Semaphore, step: asyncio.Future[Lines]) -> None:
+    """A depth's worker is free again: its slot goes back (its result, if nobody waits for it
+    any more, is dropped; an error is retrieved so that it is not reported as lost)."""
+    slots.release()
+    if not step.cancelled():
+        step.exception()
+
+
+async def _first(work: asyncio.Future[Any], ended: asyncio.Event) -> bool:
+    """Wait for ``work`` or ``ended``, whichever comes first; whether ``work`` is done."""
+    stop = asyncio.ensure_future(ended.wait())
+    try:
+        await asyncio.wait((work, stop), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stop.cancel()
+    return work.done()
+
+
 async def _step(engine: ReviewEngine, ticket: Ticket, fen: str, depth: int, count: int) -> Lines | None:
-    """The lines at ``depth`` from a worker, or ``None`` once ``ticket`` has ended (at once: the
-    worker's result is then thrown away)."""
-    step = asyncio.ensure_future(engine.run(lines_at, fen, depth, count, STEP_NODES))
-    ended = asyncio.ensure_future(ticket.ended.wait())
-    await asyncio.wait((step, ended), return_when=asyncio.FIRST_COMPLETED)
-    ended.cancel()
-    if not step.done():
-        step.cancel()
+    """The lines at ``depth`` from a worker once a slot is free, or ``None`` as soon as
+    ``ticket`` has ended. A depth already running keeps its slot until its worker is done."""
+    slot = asyncio.ensure_future(ticket.slots.acquire())
+    if not await _first(slot, ticket.ended):
+        slot.cancel()
         return None
-    return step.result()
+    if ticket.ended.is_set():
+        ticket.slots.release()
+        return None
+    step = asyncio.ensure_future(engine.run(lines_at, fen, depth, count, STEP_NODES))
+    step.add_done_callback(functools.partial(_free, ticket.slots))
+    return step.result() if await _first(step, ticket.ended) else None
 
 
 async def stream_lines(
@@ -288,7 +314,7 @@ def extension(settings: Settings) -> Extension:
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        app.state.analysis_visitors = Visitors()
+        app.state.analysis_visitors = Visitors(asyncio.Semaphore(review_slots(settings.engine_workers)))
         warming = asyncio.create_task(_warm(app.state.engine, settings.engine_workers))
         try:
             yield

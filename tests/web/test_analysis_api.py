@@ -18,6 +18,7 @@ from kingme.review.lines import Lines
 from kingme.rules.fen import START_FEN
 from kingme.server import analysis
 from kingme.server.app import create_app
+from kingme.server.review import ReviewEngine
 from kingme.server.settings import Settings
 
 T = TypeVar("T")
@@ -132,7 +133,9 @@ class GatedEngine:
         return function(*args)
 
 
-async def _collect(engine: GatedEngine, ticket: analysis.Ticket, gone: Callable[[], bool] = lambda: False) -> list[int]:
+async def _collect(
+    engine: ReviewEngine, ticket: analysis.Ticket, gone: Callable[[], bool] = lambda: False
+) -> list[int]:
     async def left() -> bool:
         return gone()
 
@@ -163,6 +166,35 @@ def test_a_visitors_new_stream_ends_the_old_one_at_once_other_visitors_keep_thei
     ended, latest, other = run(scenario())
     assert ended == [1]
     assert latest == [1, 2, 3] and other == [1, 2, 3]
+
+
+class CountingEngine:
+    """Runs ``lines_at`` at once, counting how many runs are in flight together."""
+
+    def __init__(self) -> None:
+        self.now = self.most = 0
+
+    async def run(self, function: Callable[..., T], *args: Any) -> T:
+        self.now += 1
+        self.most = max(self.most, self.now)
+        for _ in range(3):  # the other streams get their turns meanwhile
+            await asyncio.sleep(0)
+        self.now -= 1
+        return function(*args)
+
+
+def test_all_streams_together_hold_at_most_their_slots_of_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(analysis, "MAX_DEPTH", 3)
+
+    async def scenario() -> tuple[list[list[int]], int]:
+        visitors = analysis.Visitors(asyncio.Semaphore(2))
+        engine = CountingEngine()
+        streams = [_collect(engine, visitors.begin(f"10.0.0.{n}")) for n in range(4)]
+        return list(await asyncio.gather(*streams)), engine.most
+
+    depths, most = run(scenario())
+    assert depths == [[1, 2, 3]] * 4
+    assert most == 2
 
 
 def test_a_stream_ends_when_its_client_has_gone() -> None:
