@@ -8,11 +8,12 @@ body, FEN or count, or a position without a move, is refused before any stream (
 
 Each depth is its own call of ``kingme.review.lines.lines_at`` in the engine pool, never on the
 event loop: between two depths the stream can stop, and all streams together hold at most every
-worker but one (``Visitors.slots``), so a computer move asked for by another game finds a worker. The stream stops when the client goes away (the page
-aborts the request to stop) and when the same visitor starts another: one stream per visitor,
-a visitor being the client's address as the server sees it (after ``edge`` has read a trusted
-proxy's ``X-Forwarded-For``), as ``connection_limits`` counts connections. A depth already
-running finishes in its worker (at most ``STEP_NODES`` nodes a line) and is thrown away.
+worker but one (``Visitors.slots``), so a computer move asked for by another game finds a worker.
+The stream stops when the client goes away (the page aborts the request to stop) and when the
+same visitor starts another: one stream per visitor, a visitor being the client's address as the
+server sees it (after ``edge`` has read a trusted proxy's ``X-Forwarded-For``), as
+``connection_limits`` counts connections. A depth already running finishes in its worker (at
+most ``STEP_NODES`` nodes a line), keeping its slot, and is thrown away.
 
 ``POST /api/analysis/pdn`` with ``{"fen": "<FEN>", "tree": NODE}`` answers ``{"pdn": text}``:
 the board's moves as PDN, the first child of each node the main line and the others variations

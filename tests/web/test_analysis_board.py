@@ -94,6 +94,14 @@ def test_moves_are_free_for_both_sides_and_kept_as_a_tree_of_variations(play) ->
     play.hook("analysis-first").click()
     expect(play.hook("analysis-root")).to_have_attribute("aria-current", "step")
     expect(square(play, 11).locator("[data-piece]")).to_have_count(1)
+    play.page.keyboard.press("End")  # the keys step too: End, ←, →, Home
+    expect(play.page.locator("[data-testid=tree-move][aria-current=step]")).to_have_text("23-19")
+    play.page.keyboard.press("ArrowLeft")
+    expect(play.page.locator("[data-testid=tree-move][aria-current=step]")).to_have_text("1. 11-15")
+    play.page.keyboard.press("ArrowRight")
+    expect(play.page.locator("[data-testid=tree-move][aria-current=step]")).to_have_text("23-19")
+    play.page.keyboard.press("Home")
+    expect(play.hook("analysis-root")).to_have_attribute("aria-current", "step")
 
 
 def test_a_capture_is_offered_with_its_whole_route_as_the_server_lists_it(play) -> None:
