@@ -406,3 +406,10 @@ def test_nothing_in_a_room_leaves_it_without_asking(players):
     host.start_by(host.hook("confirm").click)
     expect(host.page).to_have_url(host.url + "/daily")
     expect(friend.connected("black")).to_have_attribute("data-connected", "false")
+
+
+def test_a_room_shows_no_replay_seed(players):
+    host, friend = players(), players()
+    host.invite(friend)
+    expect(friend.hook("status")).to_contain_text("Red to move")
+    expect(host.page.locator("#seed-shown")).to_be_hidden()  # the seed chooses nothing in a room

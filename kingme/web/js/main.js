@@ -217,7 +217,7 @@ function wire() {
   $("import-pdn").addEventListener("click", pdn("importGame"));
   $("open-settings").addEventListener("click", () => $("settings-dialog").showModal());
   $("open-help").addEventListener("click", () => openHelp().catch(play.failed));
-  document.addEventListener("pointerdown", () => sound.unlock(), { once: true });
+  for (const gesture of ["pointerdown", "keydown"]) document.addEventListener(gesture, () => sound.unlock(), { once: true });
   wirePrefs();
 }
 

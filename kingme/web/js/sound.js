@@ -6,10 +6,12 @@ let effectsGain = null;
 let musicGain = null;
 let musicTimer = null;
 let musicStep = 0;
+// Browsers refuse (and warn about) audio before the page's first click or key press.
+let unlocked = false;
 const settings = { sound: true, soundVolume: 0.6, music: false, musicVolume: 0.3 };
 
 function audio() {
-  if (context) return context;
+  if (context || !unlocked) return context;
   const Context = window.AudioContext || window.webkitAudioContext;
   if (!Context) return null;
   try {
@@ -101,6 +103,7 @@ export function configure(prefs) {
 
 // Browsers start audio only from a user gesture: the first click or key press calls this.
 export function unlock() {
+  unlocked = true;
   if (settings.sound || settings.music) {
     audio();
     if (context && context.state === "suspended") context.resume();

@@ -1,0 +1,43 @@
+"""Small things a new player noticed (issue 40): what Help says of Keep sides, the German level
+names, the empty Moves card, and no autoplay warning with Music on."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+
+def test_help_says_that_one_player_choosing_keep_sides_is_enough(play):
+    play.hook("open-help").click()
+    play.page.get_by_role("tab", name="Online").click()
+    expect(play.page.locator("#help-content")).to_contain_text("unless one of you chooses Keep sides")
+
+
+def test_the_german_level_names_read_as_levels(play):
+    play.hook("open-settings").click()
+    play.hook("language").select_option("de")
+    play.page.keyboard.press("Escape")
+    options = play.hook("level").locator("option").all_text_contents()
+    assert [option.split(" · ")[0] for option in options] == ["Zufall", "Anfänger", "Hobby", "Club", "Stark", "Meister"]
+
+
+def test_the_empty_moves_card_holds_its_buttons_whole(play):
+    card = play.page.locator("#moves-card").bounding_box()
+    for button in ("#export-pdn", "#import-pdn"):
+        shown = play.page.locator(button).bounding_box()
+        assert shown["y"] + shown["height"] <= card["y"] + card["height"], (button, shown, card)
+
+
+def test_with_music_on_a_load_starts_no_audio_before_the_first_gesture(new_play):
+    prefs = json.dumps({"music": True, "musicVolume": 30})
+    warnings: list[str] = []
+    play = new_play(init_script=f"localStorage.setItem('kingme.prefs', {json.dumps(prefs)})")
+    play.page.on("console", lambda message: warnings.append(message.text))
+    play.page.reload()
+    play.page.wait_for_selector("html[data-ready=true]")
+    play.page.wait_for_load_state("networkidle")
+    assert not [text for text in warnings if "AudioContext" in text], warnings
