@@ -27,6 +27,22 @@ WAIT_MS = 15_000
 expect.set_options(timeout=WAIT_MS)
 
 
+#: Boxes whose text must fit: controls, tabs, labels, and the strips that hold them in a row.
+TEXT_BOXES = "button, [role=tab], label, .mode, #modes, .player-name, .player-role, .status, h1, h2, .result-actions"
+
+_OVERFLOWING = f"""() => [...document.querySelectorAll({TEXT_BOXES!r})]
+  .filter(e => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')
+  .filter(e => !e.closest('.visually-hidden'))
+  .filter(e => e.scrollWidth > e.clientWidth + 1)
+  .map(e => `${{e.tagName.toLowerCase()}}#${{e.id || e.dataset.testid || e.className}} `
+            + `"${{e.textContent.trim().slice(0, 40)}}" ${{e.scrollWidth}} > ${{e.clientWidth}}`)"""
+
+
+def overflowing_text(page: object) -> list[str]:
+    """The shown boxes of ``TEXT_BOXES`` whose text is wider than the box (empty when all fit)."""
+    return page.evaluate(_OVERFLOWING)
+
+
 def die_with_parent() -> None:
     """In the server's process: be stopped if the test session dies without its teardown."""
     libc = ctypes.CDLL(None, use_errno=True)

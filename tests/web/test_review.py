@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from browser_support import DESKTOP, Play
+from browser_support import DESKTOP, Play, overflowing_text
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -313,3 +313,19 @@ def test_the_review_fits_a_laptop_and_a_phone(reviewed, viewport):
         page.locator("#modes [data-mode=play]").click()
         play.hook("record-archive").click()
         expect(page.locator("[data-testid=archive-entry]")).to_have_count(1)
+
+
+def test_the_review_and_the_archive_fit_their_words_in_every_language_on_a_phone(reviewed):
+    play, _ = reviewed(viewport=PHONE)
+    page = play.page
+    expect(play.hook("accuracy-white")).to_contain_text("41.2")
+    for view in ("review", "archive"):
+        for language in ("es", "fr", "de", "pt", "en"):
+            play.hook("open-settings").click()
+            play.hook("language").select_option(language)
+            expect(page.locator("html")).to_have_attribute("lang", language)
+            page.keyboard.press("Escape")
+            assert not overflowing_text(page), f"{view} in {language}: {overflowing_text(page)}"
+        if view == "review":
+            play.hook("review-archive").click()
+            expect(play.hook("archive-entry")).to_have_count(1)

@@ -5,7 +5,7 @@ than the box that shows it)."""
 from __future__ import annotations
 
 import pytest
-from browser_support import DESKTOP
+from browser_support import DESKTOP, overflowing_text
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -13,19 +13,9 @@ pytestmark = pytest.mark.browser
 PHONE = {"width": 390, "height": 844}
 LANGUAGES = ["en", "es", "fr", "de", "pt"]
 
-#: Boxes whose text must fit: controls, tabs, labels, and the strips that hold them in a row.
-CHECKED = "button, [role=tab], label, .mode, #modes, .player-name, .player-role, .status, h1, h2, .result-actions"
-
-OVERFLOWING = f"""() => [...document.querySelectorAll({CHECKED!r})]
-  .filter(e => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')
-  .filter(e => !e.closest('.visually-hidden'))
-  .filter(e => e.scrollWidth > e.clientWidth + 1)
-  .map(e => `${{e.tagName.toLowerCase()}}#${{e.id || e.dataset.testid || e.className}} `
-            + `"${{e.textContent.trim().slice(0, 40)}}" ${{e.scrollWidth}} > ${{e.clientWidth}}`)"""
-
 
 def assert_fits(play, where: str) -> None:
-    overflowing = play.page.evaluate(OVERFLOWING)
+    overflowing = overflowing_text(play.page)
     assert not overflowing, f"{where}: {overflowing}"
 
 

@@ -226,7 +226,7 @@ function wire() {
 let stepping = null;
 
 function later({ match, state }) {
-  $("review-game").hidden = !(match && state?.result);
+  $("review-game").hidden = !(match && state?.result && match.record.moves.length);
   if (!stepping && match?.record.moves.length) stepping = import("./stepping.js").then((module) => module.mountStepping()).catch(play.failed);
   if (match && state?.result) import("./archive.js").then((module) => module.keep()).catch(play.failed);
 }
