@@ -185,6 +185,7 @@ def test_each_view_has_an_address_that_survives_a_reload_and_back(play):
     page.reload()
     page.wait_for_selector("html[data-ready=true]")
     expect(page.locator(".puzzle-view")).to_be_visible()
+    expect(page.locator("#puzzle-meta")).to_contain_text("#")  # the puzzle has arrived
     puzzle_id = page.locator("#puzzle-meta").text_content().split("#")[-1]
     puzzle = f"{play.url}/puzzle/{puzzle_id}"
     page.goto(puzzle)  # a puzzle's own address, as shared

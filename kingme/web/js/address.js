@@ -2,7 +2,7 @@
 // reload or Back shows it again.
 
 export function navigate(path) {
-  if (window.location.pathname !== path) window.history.pushState(null, "", path);
+  if (window.location.pathname + window.location.search !== path) window.history.pushState(null, "", path);
 }
 
 // A room's page is /room/ID (links written /?room=ID by older pages still open it).

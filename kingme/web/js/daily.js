@@ -155,7 +155,7 @@ function playOwnGames() {
 function follow() {
   const puzzle = window.location.pathname.match(/^\/puzzle(?:\/([A-Za-z0-9_-]+))?\/?$/);
   if (window.location.pathname === "/daily") openDailyGame();
-  else if (puzzle) showPuzzle(puzzle[1] ? { id: puzzle[1] } : {});
+  else if (puzzle) showPuzzle(puzzle[1] ? { id: puzzle[1] } : { date: new URLSearchParams(window.location.search).get("date") });
   else if (/^\/analysis\/?$/.test(window.location.pathname)) showAnalysis(new URLSearchParams(window.location.search).get("fen"));
   else if (window.location.pathname === "/") playOwnGames();
   else setMode("play");

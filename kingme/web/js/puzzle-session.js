@@ -12,7 +12,8 @@ import { navigate } from "./address.js";
 import { request } from "./api.js";
 import { pick } from "./boardview.js";
 import { routesFrom } from "./routes.js";
-import { changed, failed } from "./session.js";
+import { t } from "./i18n.js";
+import { changed, failed, showError } from "./session.js";
 import { plyFor, positionAt } from "./stepping.js";
 import { session } from "./state.js";
 import { load, save } from "./store.js";
@@ -135,10 +136,11 @@ export async function stepLine(action) {
   changed();
 }
 
+// A puzzle on the board; an error from before (a puzzle that could not be opened) is over.
 function show(shown) {
   Object.assign(puzzle, { shown, state: shown.state, ply: 0, partial: [], hint: [], solved: false, busy: false, step: null });
   say("");
-  changed();
+  showError("");
 }
 
 async function loadArchive() {
@@ -152,24 +154,33 @@ function stillShown() {
   return session.mode === "daily-puzzle";
 }
 
-// Open today's puzzle, a past day's ({ date }) or any puzzle ({ id }); the address follows.
+// Open today's puzzle, a past day's ({ date }) or any puzzle ({ id }); the address follows
+// (/puzzle, /puzzle?date=D, /puzzle/ID), so a reload shows the same puzzle with its day. A day
+// still to come is refused in words, with today's puzzle on the board.
 export async function openPuzzle({ date = null, id = null } = {}) {
   try {
     if (!puzzle.today) {
       const current = await request("GET", "/api/daily/puzzle");
       puzzle.today = current.date;
-      if (!date && !id) {
-        show(current);
-        if (stillShown()) navigate("/puzzle");
-        await loadArchive();
-        return;
-      }
+      show(current);
       await loadArchive();
     }
+    if (date && date > puzzle.today) {
+      if (stillShown()) navigate("/puzzle");
+      showError(t("daily.notYet", { date }));
+      return;
+    }
     if (id) show(await request("GET", `/api/puzzles/${encodeURIComponent(id)}`));
-    else show(await request("GET", `/api/daily/puzzle${date ? `?date=${encodeURIComponent(date)}` : ""}`));
-    if (stillShown()) navigate(date || id ? `/puzzle/${encodeURIComponent(puzzle.shown.id)}` : "/puzzle");
+    else if (date || puzzle.shown?.date !== puzzle.today) {
+      show(await request("GET", `/api/daily/puzzle${date ? `?date=${encodeURIComponent(date)}` : ""}`));
+    }
+    if (stillShown()) navigate(id ? `/puzzle/${encodeURIComponent(id)}` : date ? `/puzzle?date=${date}` : "/puzzle");
   } catch (error) {
     failed(error);
   }
+}
+
+// The puzzle to go on to once this one is solved: the newest day of the archive not solved yet.
+export function nextPuzzle() {
+  return puzzle.archive.find((day) => !puzzle.records.solved[day.id] && day.id !== puzzle.shown?.id) || null;
 }

@@ -8,7 +8,7 @@ import { stylesheet } from "./api.js";
 import { BoardView } from "./board.js";
 import { boardView, squareLabel } from "./boardview.js";
 import { applyTo, loadPart, t } from "./i18n.js";
-import { attach, escape, hint, openPuzzle, playable, select, stepLine } from "./puzzle-session.js";
+import { attach, escape, hint, nextPuzzle, openPuzzle, playable, select, stepLine } from "./puzzle-session.js";
 import { subscribe } from "./session.js";
 import { colorName, session } from "./state.js";
 import { streakNow } from "./days.js";
@@ -82,6 +82,7 @@ function render() {
   view.querySelector("#puzzle-source").textContent = shown.source ? t("daily.source", { source: shown.source }) : "";
   view.querySelector("#puzzle-turn").textContent = solved ? "" : t("daily.toMove", { color: colorName(shown.solver), n: shown.solverMoves });
   view.querySelector("[data-testid=puzzle-solved]").hidden = !solved;
+  view.querySelector("#puzzle-next").hidden = !(solved && nextPuzzle());
   view.querySelector("#puzzle-hint").disabled = !playable();
   const line = view.querySelector("[data-testid=puzzle-feedback]");
   line.textContent = feedback.key ? t(feedback.key, feedback.vars) : "";
@@ -110,6 +111,7 @@ function build() {
         <p id="puzzle-turn" class="status"></p>
         <p class="puzzle-feedback" data-testid="puzzle-feedback" role="status" aria-live="polite"></p>
         <p class="puzzle-solved" data-testid="puzzle-solved" hidden data-i18n="daily.solvedBanner"></p>
+        <button type="button" class="btn btn-primary btn-small" id="puzzle-next" data-testid="puzzle-next" hidden data-i18n="daily.next"></button>
         <p id="puzzle-source" class="card-note"></p>
       </section>
       <section class="card">
@@ -129,6 +131,7 @@ function build() {
   board = new BoardView(view.querySelector("#puzzle-board"), { onActivate: select, onEscape: escape });
   attach({ animate: (path, captures, piece) => board.animate(path, captures, piece) });
   view.querySelector("#puzzle-hint").addEventListener("click", hint);
+  view.querySelector("#puzzle-next").addEventListener("click", () => openPuzzle({ date: nextPuzzle().date }));
   view.querySelector("#puzzle-stepper").append(...stepButtons("puzzle-step", stepLine));
   document.addEventListener("keydown", (event) => {
     const action = session.mode === "daily-puzzle" && session.puzzle.solved ? stepKey(event) : null;
