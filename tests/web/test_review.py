@@ -104,8 +104,12 @@ def open_review(play: Play) -> None:
 def reviewed(new_play: Callable[..., Play]) -> Callable[..., tuple[Play, Reviews]]:
     """A finished game for two players opened in its review, the review answered by ``answers``."""
 
-    def make(answers: list[tuple[int, str]] = [GOOD], viewport: dict[str, int] = DESKTOP) -> tuple[Play, Reviews]:  # noqa: B006
-        play = new_play(viewport=viewport)
+    def make(
+        answers: list[tuple[int, str]] = [GOOD],  # noqa: B006
+        viewport: dict[str, int] = DESKTOP,
+        init_script: str | None = None,
+    ) -> tuple[Play, Reviews]:
+        play = new_play(viewport=viewport, init_script=init_script)
         reviews = Reviews(play.page, answers)
         finish_a_game_for_two(play)
         open_review(play)
@@ -156,6 +160,10 @@ def test_a_review_shows_accuracy_the_graph_and_verdicts_and_each_move_in_detail(
     moves.nth(2).locator("button").click()
     expect(play.hook("review-where")).to_have_text("After 2. 15x22")
     play.screenshot("review-desktop")
+    play.hook("review-analyse").click()  # the analysis board opens on the position shown
+    expect(page).to_have_url(re.compile(r"/analysis\?fen=W%3A"))
+    expect(page.locator("#analysis-board [data-square='22'] [data-piece]")).to_have_attribute("data-color", "black")
+    expect(page.locator("#analysis-board [data-square='18'] [data-piece]")).to_have_count(0)
 
 
 def test_learn_from_your_mistakes_asks_for_a_better_move_and_shows_the_engines_after_a_second_miss(reviewed):
@@ -329,3 +337,23 @@ def test_the_review_and_the_archive_fit_their_words_in_every_language_on_a_phone
         if view == "review":
             play.hook("review-archive").click()
             expect(play.hook("archive-entry")).to_have_count(1)
+
+
+#: A browser whose storage is full for the archive with a review in it (a game alone still fits).
+QUOTA = """
+const setItem = Storage.prototype.setItem;
+Storage.prototype.setItem = function (key, value) {
+  if (key === "kingme.archive" && value.includes('"review":{')) throw new DOMException("full", "QuotaExceededError");
+  return setItem.call(this, key, value);
+};
+"""
+
+
+def test_a_full_storage_keeps_the_game_without_its_review(reviewed):
+    play, reviews = reviewed(init_script=QUOTA)
+    page = play.page
+    expect(play.hook("accuracy-white")).to_contain_text("41.2%")  # shown, though it could not be stored
+    page.reload()
+    page.wait_for_selector("html[data-ready=true]")
+    expect(play.hook("accuracy-white")).to_contain_text("41.2%")  # reviewed again, the game was kept
+    assert len(reviews.asked) == 2
