@@ -7,12 +7,18 @@ themselves (``browser``, ``server``) are in ``tests/conftest.py``.
 from __future__ import annotations
 
 import ctypes
+import os
 import signal
 import socket
+import subprocess
+import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import httpx
+import pytest
 from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -187,3 +193,50 @@ def page_factory(browser: object, url: str, driver: type[Play] = Play) -> Iterat
     for context in contexts:
         context.close()
     assert not errors, f"errors in the page: {errors}"
+
+
+#: Seconds a started ``kingme serve`` has to report its engine ready.
+SERVE_DEADLINE = 300
+
+
+@contextmanager
+def kingme_serve(tmp_path_factory: pytest.TempPathFactory, **settings: str) -> Iterator[str]:
+    """A ``kingme serve`` with ``settings`` added to its environment (``KINGME_…``), its URL
+    until the block ends. Hosts may pick the test-only time controls of a few seconds, so the
+    online tests can see a flag fall."""
+    port = free_port()
+    env = {**os.environ, "KINGME_DATA_DIR": str(tmp_path_factory.mktemp("data")), "KINGME_ENGINE_WORKERS": "1"}
+    env |= {"KINGME_TEST_TIME_CONTROLS": "1", **settings}
+    log = tmp_path_factory.mktemp("log") / "serve.log"
+    with log.open("wb") as output:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "kingme", "serve", "--port", str(port)],
+            env=env,
+            stdout=output,
+            stderr=output,
+            preexec_fn=die_with_parent,
+        )
+    url = f"http://127.0.0.1:{port}"
+    # Generous: a server that exits is reported at once (poll), and one that is only slow — an
+    # engine worker compiling the numba core on a loaded machine — must not fail the run.
+    deadline = time.monotonic() + SERVE_DEADLINE
+    while True:
+        if process.poll() is not None:
+            pytest.fail(f"kingme serve exited with {process.returncode}:\n{log.read_text()}")
+        try:
+            if httpx.get(f"{url}/api/info", timeout=2).json().get("engineReady"):
+                break
+        except (httpx.HTTPError, ValueError):
+            pass
+        if time.monotonic() > deadline:
+            process.kill()
+            pytest.fail(f"kingme serve did not answer within {SERVE_DEADLINE} s:\n{log.read_text()}")
+        time.sleep(0.2)
+    try:
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()

@@ -24,9 +24,13 @@ _POSITION = (
 class Player(Play):
     """One person in a room, driving the page through the hooks of issues 4 and 5 only."""
 
-    def create(self, side: str = "red", rules: str = "american") -> str:
-        """Start a room from the setup form; the invite link it shows."""
-        self.start(opponent="online", side=side, rules=rules)
+    def create(self, side: str = "red", rules: str = "american", clock: str = "untimed") -> str:
+        """Start a room from the setup form, with the time control ``clock`` (a test-only one,
+        such as ``test:20+60``, is added to the form's list first); the invite link it shows."""
+        if clock.startswith("test:"):
+            self.open_setup()
+            self.page.evaluate("clock => document.getElementById('time-control').add(new Option(clock, clock))", clock)
+        self.start(**{"opponent": "online", "side": side, "rules": rules, "time-control": clock})
         link = self.hook("invite-link")
         expect(link).to_have_value(re.compile(rf"^{re.escape(self.url)}/room/[A-Za-z0-9_-]{{16,64}}$"))
         return link.input_value()

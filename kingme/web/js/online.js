@@ -11,6 +11,7 @@
 
 import { roomInUrl, roomPath } from "./address.js";
 import { http, stylesheet } from "./api.js";
+import { showClock } from "./clock.js";
 import { t } from "./i18n.js";
 import { enterRoom, moveRefused } from "./room.js";
 import { adopt, animate, announce, changed, showError, subscribe } from "./session.js";
@@ -193,6 +194,12 @@ async function receive(current, message) {
     case "presence":
       current.presence = message;
       return changed();
+    case "probe": // the server measures this page's round trip for its clock: answer at once
+      send({ type: "probe", n: message.n });
+      return undefined;
+    case "pong":
+      current.rtt = performance.now() - current.pinged;
+      return undefined;
     case "error": return refused(current, message);
     default: return undefined;
   }
@@ -202,7 +209,8 @@ function welcome(current, message) {
   current.greeted = true;
   current.attempts = 0;
   window.clearInterval(current.pinger);
-  current.pinger = window.setInterval(() => send({ type: "ping" }), PING_MS);
+  ping(current);
+  current.pinger = window.setInterval(() => ping(current), PING_MS);
   current.player = message.you.player;
   const first = current.state === null;
   adoptState(current, message.state);
@@ -219,9 +227,16 @@ function welcome(current, message) {
   if (current.pending) send({ type: "move", ...current.pending });
 }
 
+// A ping keeps the connection open and measures the round trip the clocks are corrected by.
+function ping(current) {
+  current.pinged = performance.now();
+  send({ type: "ping" });
+}
+
 function adoptState(current, state) {
   current.state = state;
   current.last = state.version;
+  showClock(state.clock, current.rtt, myColor());
 }
 
 async function eventReceived(current, message) {
@@ -281,6 +296,7 @@ function openRoom(id, token, player) {
   room = {
     id, token, player, state: null, last: null, presence: null, pending: null, sent: new Set(), notice: "",
     socket: null, greeted: false, attempts: 0, timer: null, pinger: null, stopped: "", queue: Promise.resolve(),
+    pinged: 0, rtt: 0,
   };
   if (roomInUrl() !== id) window.history.pushState(null, "", roomPath(id));
   $("invite-link").value = inviteUrl(id);
@@ -299,16 +315,19 @@ function closeRoom() {
   if (!room) return;
   const leaving = room;
   room = null;
+  showClock(null);
   window.clearTimeout(leaving.timer);
   window.clearInterval(leaving.pinger);
   leaving.socket?.close(1000);
   if (roomInUrl()) window.history.replaceState(null, "", "/");
 }
 
-// 'Play online with a friend': create a room with the creator's rules and side, keep the seat.
+// 'Play online with a friend': create a room with the creator's rules, side and time control
+// (the invite form's), keep the seat.
 export async function createRoom({ rules, side }) {
   const wanted = { red: "black", white: "white", random: "random" }[side] || "random";
-  const { status, data } = await http("POST", "/api/rooms", { variant: rules, side: wanted });
+  const body = { variant: rules, side: wanted, time_control: $("time-control").value };
+  const { status, data } = await http("POST", "/api/rooms", body);
   if (status !== 201) {
     showError(status ? refusal(data.code, data.error) : t("errors.network"));
     return;

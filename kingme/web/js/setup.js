@@ -59,6 +59,7 @@ export function renderSetup() {
   fields.side.options[2].hidden = !online;
   if (!online && fields.side.value === "random") fields.side.value = "red";
   for (const name of ["position", "seed"]) fields[name].closest(".field").hidden = online;
+  $("time-control-field").hidden = !online; // the host of a room picks its time control
   const seed = fields.seed.value.trim();
   const reason = online ? "" : !seed ? t("setup.seedBlank") : seed.length > 96 ? t("setup.seedLong") : "";
   $("seed-reason").textContent = reason;

@@ -57,6 +57,7 @@ const EFFECTS = {
   },
   crown: () => [523, 659, 784, 1047].forEach((f, i) => tone(f, i * 0.08, 0.18, { gain: 0.3 })),
   select: () => tone(880, 0, 0.04, { gain: 0.15 }),
+  clock: () => tone(1320, 0, 0.05, { type: "square", gain: 0.1 }), // each of an online clock's last ten seconds
   illegal: () => tone(160, 0, 0.12, { type: "sawtooth", gain: 0.1 }),
   win: () => [523, 659, 784, 1047, 1319].forEach((f, i) => tone(f, i * 0.11, 0.35, { type: "triangle", gain: 0.3 })),
   lose: () => [392, 349, 311, 262].forEach((f, i) => tone(f, i * 0.16, 0.4, { type: "triangle", gain: 0.3 })),
