@@ -101,6 +101,8 @@ NOT_RUN = {
     "kingme bench egdb": "builds the 4-piece tables, then a million probes",
     "kingme bench online": "a minute of concurrent WebSocket games (tests/online/test_bench_smoke.py)",
     "kingme bench online --games 1000 --seconds 20": "2,000 WebSockets for 20 s (tests/online/test_bench_smoke.py)",
+    "kingme bench online --processes 2 --games 1000 --seconds 15": "two servers on PostgreSQL and Redis, 2,000 "
+    "WebSockets (tests/online/test_bench_smoke.py)",
     "kingme bench engine --positions 8 --levels master": "a minute of master's searches",
 }
 #: Shell lines of the README that are not kingme commands, and why they are not run here.
