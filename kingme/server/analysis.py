@@ -135,11 +135,10 @@ async def _first(work: asyncio.Future[Any], ended: asyncio.Event) -> bool:
 
 async def _step(engine: ReviewEngine, ticket: Ticket, fen: str, depth: int, count: int) -> Lines | None:
     """The lines at ``depth`` from a worker once a slot is free, or ``None`` as soon as
-    ``ticket`` has ended. A depth already running keeps its slot until its worker is done."""
-    slot = asyncio.ensure_future(ticket.slots.acquire())
-    if not await _first(slot, ticket.ended):
-        slot.cancel()
-        return None
+    ``ticket`` has ended. A depth already running keeps its slot until its worker is done.
+    (The slot is awaited as it is: a wait raced against ``ended`` in a task of its own would,
+    when the client left meanwhile, take a slot later that nobody gives back.)"""
+    await ticket.slots.acquire()
     if ticket.ended.is_set():
         ticket.slots.release()
         return None

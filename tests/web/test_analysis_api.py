@@ -126,9 +126,12 @@ class GatedEngine:
     def __init__(self) -> None:
         self.gate = asyncio.Semaphore(0)
         self.calls: list[int] = []
+        self.waiting = 0
 
     async def run(self, function: Callable[..., T], *args: Any) -> T:
+        self.waiting += 1
         await self.gate.acquire()
+        self.waiting -= 1
         self.calls.append(args[1])
         return function(*args)
 
@@ -195,6 +198,27 @@ def test_all_streams_together_hold_at_most_their_slots_of_workers(monkeypatch: p
     depths, most = run(scenario())
     assert depths == [[1, 2, 3]] * 4
     assert most == 2
+
+
+def test_a_stream_whose_client_leaves_while_it_waits_for_a_slot_takes_none(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(analysis, "MAX_DEPTH", 1)
+
+    async def scenario() -> tuple[list[int], list[int]]:
+        visitors = analysis.Visitors(asyncio.Semaphore(1))
+        engine = GatedEngine()
+        holder = asyncio.create_task(_collect(engine, visitors.begin("10.0.0.1")))
+        while not engine.waiting:
+            await asyncio.sleep(0)
+        waiting = asyncio.create_task(_collect(engine, visitors.begin("10.0.0.2")))
+        await asyncio.sleep(0)
+        waiting.cancel()  # the client went away (the server cancels its stream)
+        engine.gate.release()
+        first = await holder
+        engine.gate.release()
+        later = await asyncio.wait_for(_collect(engine, visitors.begin("10.0.0.3")), timeout=5)
+        return first, later
+
+    assert run(scenario()) == ([1], [1])
 
 
 def test_a_stream_ends_when_its_client_has_gone() -> None:
