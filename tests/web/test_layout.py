@@ -131,6 +131,18 @@ def test_a_long_game_in_french_keeps_the_last_move_and_one_row_of_controls_in_vi
     assert box(play, ".controls")["height"] < 2 * button["height"], "the controls take two rows"
 
 
+def test_on_a_phone_a_first_visit_sees_the_board_and_a_result_is_brought_into_view(new_play):
+    play = new_play(viewport={"width": 390, "height": 844})
+    in_view(play, "#board")  # the setup follows the board
+    assert box(play, "#setup-card")["y"] >= box(play, "#board")["y"]
+    play.start(opponent="local")
+    play.move(11, 15)
+    play.hook("resign").click()
+    play.hook("confirm").click()
+    expect(play.hook("result")).to_be_visible()
+    in_view(play, "#result")
+
+
 def test_on_a_phone_the_board_spans_the_width_and_the_controls_follow_it(new_play):
     play = new_play(viewport={"width": 390, "height": 844})
     play.start(opponent="local")

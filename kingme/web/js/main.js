@@ -34,6 +34,14 @@ function renderBoard({ state, ui, prefs }) {
   }));
 }
 
+// A result that appears is brought into view: on a phone it is below the board and the controls.
+let resultShown = false;
+function revealResult() {
+  const shown = !$("result-panel").hidden;
+  if (shown && !resultShown) $("result-panel").scrollIntoView({ block: "nearest" });
+  resultShown = shown;
+}
+
 function render(current) {
   panels.renderPage(current);
   panels.renderModes(current);
@@ -44,6 +52,7 @@ function render(current) {
   panels.renderHistory(current);
   panels.renderControls(current);
   panels.renderResult(current);
+  revealResult();
   panels.renderTotals(current);
   renderSetup();
 }

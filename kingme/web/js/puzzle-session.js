@@ -163,6 +163,7 @@ export async function openPuzzle({ date = null, id = null } = {}) {
       const current = await request("GET", "/api/daily/puzzle");
       puzzle.today = current.date;
       show(current);
+      if (!date && !id && stillShown()) navigate("/puzzle"); // its address as soon as it shows
       await loadArchive();
     }
     if (date && date > puzzle.today) {
