@@ -164,6 +164,22 @@ def test_a_move_after_the_flag_fell_is_refused_and_the_clocks_do_not_change(tmp_
     run(scenario())
 
 
+def test_a_copy_that_missed_a_move_never_takes_it_for_a_fallen_flag(tmp_path, run):
+    async def scenario() -> None:
+        async with timed(tmp_path) as (pair, time):
+            pair.bus.losing = True  # White's process never hears of Black's move...
+            time.passes(1_000)
+            await pair.black.move("11-15", "b1")
+            pair.bus.losing = False
+            time.passes(MINUTES_3 - 500)  # ... so its copy has Black's clock run out, not White's
+            await pair.white.move("22-18", "w1")  # White, with 0.5 s left, still plays
+            await pair.white.wait_for(is_ack("w1"))
+            moved = await pair.black.wait_for(shows(4))
+            assert clock_of(moved) == {"black": MINUTES_3 + 1_000, "white": 2_500, "running": "black"}
+
+    run(scenario())
+
+
 def test_a_move_replayed_after_a_reconnect_is_acknowledged_once_and_the_clocks_do_not_change(tmp_path, run):
     async def scenario() -> None:
         async with timed(tmp_path) as (pair, time):

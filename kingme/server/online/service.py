@@ -193,9 +193,7 @@ class OnlineService:
                     move_id,
                 )
             at = Moment(self.rooms.now_ms(), client.lag_ms)
-            if room.flag_fell(at.now) is not None:
-                await self._time_out(room)
-                raise ProtocolError("time_out", _lost_on_time(room), move_id)
+            room = await self._flag_checked(room, at, move_id)
             room, event = await self._decide(room, client.player, action, at)
             try:
                 await self.hub.publish(await self.rooms.commit(room, event))
@@ -247,16 +245,32 @@ class OnlineService:
 
     # -- clocks ----------------------------------------------------------------------------
 
-    async def _time_out(self, room: Room) -> None:
+    async def _time_out(self, room: Room) -> bool:
         """Store and publish the loss on time of the room's side whose clock has run out (the
-        caller holds the room's lock); nothing if none has, or another process stored it first."""
+        caller holds the room's lock); False if none has, or another process changed the room
+        first (this copy may have missed a move that switched the clocks)."""
         fallen = room.flag_fell(self.rooms.now_ms())
         if fallen is None:
-            return
+            return False
         try:
             await self.hub.publish(await self.rooms.commit(room, fallen))
         except Conflict:
-            log.info("room %s changed while its flag fell; the next look decides again", room.id)
+            log.info("room %s changed while its flag fell; deciding again on the stored room", room.id)
+            return False
+        return True
+
+    async def _flag_checked(self, room: Room, at: Moment, move_id: str | None) -> Room:
+        """The room a request is decided on. If its running clock has run out, the loss on time
+        is stored and the request refused (``time_out``); a copy here that missed an event is
+        read again first, so a move the copy has not heard of is never taken for a fallen flag."""
+        if room.flag_fell(at.now) is None:
+            return room
+        if not await self._time_out(room):
+            room = await self.rooms.load(room.id, fresh=True)
+            if room.flag_fell(at.now) is None:
+                return room
+            await self._time_out(room)
+        raise ProtocolError("time_out", _lost_on_time(room), move_id)
 
     async def decide_flag(self, room_id: str) -> None:
         """Decide the loss on time of a room whose clock the database says has run out."""
