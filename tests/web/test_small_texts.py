@@ -1,5 +1,6 @@
 """Small things a new player noticed (issue 40): what Help says of Keep sides, the German level
-names, the empty Moves card, and no autoplay warning with Music on."""
+names, the empty Moves card, no autoplay warning with Music on, and the server-unreachable banner
+gone once the server answers."""
 
 from __future__ import annotations
 
@@ -41,3 +42,12 @@ def test_with_music_on_a_load_starts_no_audio_before_the_first_gesture(new_play)
     play.page.wait_for_selector("html[data-ready=true]")
     play.page.wait_for_load_state("networkidle")
     assert not [text for text in warnings if "AudioContext" in text], warnings
+
+
+def test_the_server_could_not_be_reached_banner_goes_once_the_server_answers_again(play):
+    play.start(opponent="local")
+    play.page.route("**/api/state", lambda route: route.abort())
+    play.click(11, 15)
+    expect(play.hook("error")).to_contain_text("could not be reached")
+    play.page.unroute("**/api/state")
+    expect(play.hook("error")).to_be_hidden()

@@ -7,7 +7,7 @@
 // An online room is a driver (online.js) that plays through the same actions; it never writes
 // the page for us.
 
-import { api, ApiError } from "./api.js";
+import { api, ApiError, http } from "./api.js";
 import { routesFrom } from "./routes.js";
 import { pick } from "./boardview.js";
 import { t } from "./i18n.js";
@@ -55,8 +55,23 @@ export function showError(message) {
   changed();
 }
 
+// While the server cannot be reached it is asked again every few seconds, and once it answers the
+// banner that said so goes (what failed is done again by the player or by its own retry).
+const RECHECK_MS = 3000;
+let recheck = null;
+function watchServer() {
+  if (recheck) return;
+  recheck = window.setInterval(async () => {
+    if (!(await http("GET", "/api/info")).status) return;
+    window.clearInterval(recheck);
+    recheck = null;
+    if (ui.error === t("errors.network")) showError("");
+  }, RECHECK_MS);
+}
+
 export function failed(error) {
   if (error?.name === "AbortError") return;
+  if (error instanceof ApiError && !error.status) watchServer();
   if (error instanceof ApiError) showError(error.status ? t("errors.server", { message: error.message }) : t("errors.network"));
   else {
     showError(String(error));
