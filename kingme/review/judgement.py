@@ -6,8 +6,9 @@ The definitions are lichess's (``docs/review.md`` gives the sources and the argu
   before it and no longer has after it; the engine's own move loses nothing, whatever the two
   searches' horizons make of it;
 * a loss of 5, 10 or 15 points is an inaccuracy, a mistake or a blunder. Checkers is drawish, so
-  most positions sit near 50: there a blunder (15 points) is about two-thirds of a man at the
-  fitted scale, and turning a certain draw into a certain loss (50 points) is always one;
+  most positions sit near 50: there, at the fitted scale, a man thrown away in a level middlegame
+  loses about 7.5 points (the engine's own games a man down are still drawn five times in six),
+  two men a blunder; turning a certain draw into a certain loss (50 points) is always one;
 * a move's accuracy falls exponentially with its loss, from 100 (nothing lost) to 0 (about 89
   points: a won game thrown away);
 * a side's accuracy over a game is the mean of two means of its move accuracies: one weighted by
