@@ -12,7 +12,7 @@ import { attach, escape, hint, nextPuzzle, openPuzzle, playable, select, stepLin
 import { subscribe } from "./session.js";
 import { colorName, session } from "./state.js";
 import { streakNow } from "./days.js";
-import { reviewStyles, stepButtons, stepKey } from "./stepping.js";
+import { onStepKeys, reviewStyles, stepButtons } from "./stepping.js";
 
 export { openPuzzle };
 
@@ -133,12 +133,7 @@ function build() {
   view.querySelector("#puzzle-hint").addEventListener("click", hint);
   view.querySelector("#puzzle-next").addEventListener("click", () => openPuzzle({ date: nextPuzzle().date }));
   view.querySelector("#puzzle-stepper").append(...stepButtons("puzzle-step", stepLine));
-  document.addEventListener("keydown", (event) => {
-    const action = session.mode === "daily-puzzle" && session.puzzle.solved ? stepKey(event) : null;
-    if (!action) return;
-    event.preventDefault();
-    stepLine(action);
-  });
+  onStepKeys(() => session.mode === "daily-puzzle" && session.puzzle.solved, stepLine);
   view.querySelector("#puzzle-by-id").addEventListener("submit", (event) => {
     event.preventDefault();
     const id = view.querySelector("#puzzle-id").value.trim();

@@ -241,6 +241,7 @@ async function propose(route) {
     });
     if (review.learn !== learn) return;
     learn.partial = [];
+    if (review.status === "done") review.error = "";
     if (answer.found === true) learn.outcome = "found";
     else {
       learn.misses += 1;

@@ -14,7 +14,7 @@ import * as actions from "./review-session.js";
 import { VERDICTS } from "./reviewdata.js";
 import { subscribe } from "./session.js";
 import { colorName, session } from "./state.js";
-import { reviewStyles, stepButtons, stepKey } from "./stepping.js";
+import { onStepKeys, reviewStyles, stepButtons } from "./stepping.js";
 
 const review = session.review;
 // The verdicts' marks in the move list, as annotators write them.
@@ -86,7 +86,7 @@ function renderProgress() {
   else if (status === "running") message = t("review.progress", { n: plies.length, of: total });
   else if (status === "failed") message = error;
   const line = $("review-message");
-  line.textContent = message || (status === "done" ? "" : error);
+  line.textContent = message || error; // a failed review, or a position or a try the server refused
   line.dataset.kind = status === "failed" || error ? "error" : "";
   $("review-budget-note").textContent = budget ? t(`review.budgetNote.${budget.name === "deep" ? "deep" : "standard"}`, {
     nodes: new Intl.NumberFormat(language()).format(budget.nodes),
@@ -275,13 +275,7 @@ function build() {
   $("learn-next").addEventListener("click", actions.nextMistake);
   $("learn-skip").addEventListener("click", actions.nextMistake);
   $("learn-stop").addEventListener("click", actions.stopLearning);
-  document.addEventListener("keydown", (event) => {
-    if (session.mode !== "review") return;
-    const action = stepKey(event);
-    if (!action) return;
-    event.preventDefault();
-    actions.step(action);
-  });
+  onStepKeys(() => session.mode === "review", actions.step);
 }
 
 await Promise.all([reviewStyles(), loadPart("review")]);

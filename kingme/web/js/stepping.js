@@ -37,13 +37,23 @@ export function positionAt(record, ply) {
 // What a key press asks of a stepper: "first", "back", "forward", "last", or null when the key is
 // not a stepping key or belongs to what has the focus (a field, a dialog, a board's squares,
 // whose arrow keys move between squares).
-export function stepKey(event) {
+function stepKey(event) {
   if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return null;
   const wanted = { ArrowLeft: "back", ArrowRight: "forward", Home: "first", End: "last" }[event.key];
   if (!wanted) return null;
   const target = event.target;
   if (target.closest?.("input, select, textarea, dialog, .board, [role=tablist]")) return null;
   return wanted;
+}
+
+// ←/→/Home/End call act(action) while when() holds (the view that steps is shown).
+export function onStepKeys(when, act) {
+  document.addEventListener("keydown", (event) => {
+    const action = when() ? stepKey(event) : null;
+    if (!action) return;
+    event.preventDefault();
+    act(action);
+  });
 }
 
 // The ply a stepping action leads to, from the ply shown, among plies 0…last.
@@ -218,12 +228,6 @@ export async function mountStepping() {
   await Promise.all([reviewStyles(), loadPart("review")]);
   build();
   subscribe(render);
-  document.addEventListener("keydown", (event) => {
-    if (session.mode !== "play" || !session.match) return;
-    const action = stepKey(event);
-    if (!action) return;
-    event.preventDefault();
-    step(action);
-  });
+  onStepKeys(() => session.mode === "play" && Boolean(session.match), step);
   render();
 }
