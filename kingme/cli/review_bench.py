@@ -54,7 +54,7 @@ async def _timed_review(pool: EnginePool, budget: Budget, slots: int, plies: int
     reviewer = Reviewer(_game(plies))
     started = time.perf_counter()
     first = 0.0
-    async for search in searched_in_order(pool, reviewer.positions, budget, slots):
+    async for search in searched_in_order(pool, reviewer.positions, budget, asyncio.Semaphore(slots)):
         if reviewer.add(search) is not None and not first:
             first = time.perf_counter() - started
     return first, time.perf_counter() - started

@@ -47,7 +47,7 @@ from kingme.rules.fen import START_FEN
 from kingme.rules.pdn import PdnGame, PdnVariation, format_game
 from kingme.server.edge import BadRequest, only_fields, read_json
 from kingme.server.extension import Extension
-from kingme.server.review import ReviewEngine, review_slots
+from kingme.server.review import ReviewEngine
 from kingme.server.settings import Settings
 
 #: The deepest search a stream asks for: far past what its node budget reaches in the middle
@@ -81,8 +81,9 @@ class Ticket:
 @dataclass
 class Visitors:
     """The streams running, one per visitor: ``begin`` ends the visitor's earlier one. Their
-    depths hold at most ``slots`` workers at once, every worker but one as reviews do
-    (``review_slots``), so a computer move finds a worker however many boards are open."""
+    depths hold at most ``slots`` workers at once: the server's ``engine_slots``, every worker but
+    one, shared with reviews (``kingme.server.review``), so a computer move finds a worker however
+    many boards and reviews are open."""
 
     slots: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(1))
     running: dict[str, Ticket] = field(default_factory=dict)
@@ -314,7 +315,7 @@ def extension(settings: Settings) -> Extension:
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        app.state.analysis_visitors = Visitors(asyncio.Semaphore(review_slots(settings.engine_workers)))
+        app.state.analysis_visitors = Visitors(app.state.engine_slots)  # shared with reviews (kingme.server.review)
         warming = asyncio.create_task(_warm(app.state.engine, settings.engine_workers))
         try:
             yield

@@ -8,10 +8,11 @@ last positions are still being searched.
 
 Sharing the engine:
 
-* Positions are searched in order, at most ``slots`` = max(1, workers − 1) at once, so while a
-  review runs a computer move in another game still finds a worker free (with two workers or more).
-* One review runs at a time; the others wait in line (``ReviewDesk``) and are told their place.
-  The one that runs has all the review slots: the first in line finishes soonest.
+* Positions are searched in order, each holding one of the server's ``engine_slots``
+  (max(1, workers − 1), shared with the analysis board's streams) until its worker is done, so a
+  computer move in another game always finds a worker free (with two workers or more).
+* One review runs at a time; the others wait in line (``ReviewDesk``) and are told their place:
+  the first in line finishes soonest.
 * A visitor — a client address, as the connection limits count them (behind a proxy listed in
   ``KINGME_TRUSTED_PROXIES``, the address the proxy forwards) — has one review running or waiting
   at most; a second request is refused (409) while it lasts. A closed connection ends its review:
@@ -21,9 +22,9 @@ Sharing the engine:
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
-from collections import deque
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -120,27 +121,40 @@ def _line(message: dict[str, Any]) -> bytes:
     return (json.dumps(message, separators=(",", ":")) + "\n").encode()
 
 
+def _free(slots: asyncio.Semaphore, search: asyncio.Future[PositionSearch]) -> None:
+    """A search's worker is free again: its slot goes back (an error nobody awaits any more is
+    retrieved, so that it is not reported as lost)."""
+    slots.release()
+    if not search.cancelled():
+        search.exception()
+
+
 async def searched_in_order(
-    engine: ReviewEngine, positions: list[Position], budget: Budget, slots: int
+    engine: ReviewEngine, positions: list[Position], budget: Budget, slots: asyncio.Semaphore
 ) -> AsyncGenerator[PositionSearch, None]:
-    """The searches of ``positions`` in order, at most ``slots`` in the pool at once; those still
-    queued are cancelled when the caller stops early (``kingme bench review`` times this too)."""
-    upcoming = iter(positions)
-    running: deque[asyncio.Future[PositionSearch]] = deque()
+    """The searches of ``positions`` in order, each sent to the pool once a slot of ``slots`` is
+    free — the server's one limit on review and analysis work (``engine_slots``) — and holding it
+    until its worker is done, even after the caller has stopped; positions not yet sent are then
+    never sent (``kingme bench review`` times this too)."""
+    sent: asyncio.Queue[asyncio.Future[PositionSearch]] = asyncio.Queue()
+
+    async def send() -> None:
+        for position in positions:
+            await slots.acquire()
+            search = asyncio.ensure_future(engine.run(search_position, position, budget))
+            search.add_done_callback(functools.partial(_free, slots))
+            sent.put_nowait(search)
+
+    sending = asyncio.ensure_future(send())
     try:
-        while True:
-            while len(running) < slots and (position := next(upcoming, None)) is not None:
-                running.append(asyncio.ensure_future(engine.run(search_position, position, budget)))
-            if not running:
-                return
-            yield await running.popleft()
+        for _ in positions:
+            yield await asyncio.shield(await sent.get())  # a search sent runs to its end
     finally:
-        for future in running:
-            future.cancel()
+        sending.cancel()
 
 
 async def _review_lines(
-    engine: ReviewEngine, desk: ReviewDesk, ticket: _Ticket, game: Game, budget: Budget, slots: int
+    engine: ReviewEngine, desk: ReviewDesk, ticket: _Ticket, game: Game, budget: Budget, slots: asyncio.Semaphore
 ) -> AsyncGenerator[bytes, None]:
     async for ahead in desk.turn(ticket):
         yield _line({"type": "queued", "position": ahead})
@@ -222,11 +236,6 @@ def _engine(request: Request) -> ReviewEngine:
     return engine
 
 
-def _settings(request: Request) -> Settings:
-    settings: Settings = request.app.state.settings
-    return settings
-
-
 async def review(request: Request) -> StreamingResponse:
     """Review the game of ``pdn`` at ``budget``: a stream of JSON lines (see the module)."""
     data = await read_json(request)
@@ -234,8 +243,7 @@ async def review(request: Request) -> StreamingResponse:
     game, budget = _game(data), _budget(data)
     desk: ReviewDesk = request.app.state.reviews
     ticket = desk.admit(_visitor(request))  # the last check: from here on the stream releases it
-    slots = review_slots(_settings(request).engine_workers)
-    lines = _review_lines(_engine(request), desk, ticket, game, budget, slots)
+    lines = _review_lines(_engine(request), desk, ticket, game, budget, request.app.state.engine_slots)
     return _ReviewStream(lines, lambda: desk.leave(ticket))
 
 
@@ -281,6 +289,7 @@ def extension(settings: Settings) -> Extension:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         app.state.reviews = ReviewDesk()
         app.state.review_tries = set()
+        app.state.engine_slots = asyncio.Semaphore(review_slots(settings.engine_workers))
         yield
 
     return Extension("review", ROUTES, lifespan)

@@ -216,17 +216,18 @@ def test_one_visitor_has_one_review_and_the_line_has_a_limit() -> None:
 
 
 class _Engine:
-    """An engine double: runs the work at once (``hold`` makes every call wait until set), and
-    counts the calls in flight and the calls cancelled."""
+    """An engine double: runs the work at once (``hold`` makes every call wait until ``release``
+    is set), and counts the calls, the calls in flight and the most at once."""
 
     def __init__(self, hold: bool = False) -> None:
         self.started = asyncio.Event()
         self.release = asyncio.Event()
         if not hold:
             self.release.set()
-        self.in_flight = self.most = self.cancelled = 0
+        self.calls = self.in_flight = self.most = 0
 
     async def run(self, function: Callable[..., Any], *args: Any) -> Any:
+        self.calls += 1
         self.in_flight += 1
         self.most = max(self.most, self.in_flight)
         self.started.set()
@@ -234,14 +235,11 @@ class _Engine:
             await self.release.wait()
             await asyncio.sleep(0)  # let the other calls start
             return function(*args)
-        except asyncio.CancelledError:
-            self.cancelled += 1
-            raise
         finally:
             self.in_flight -= 1
 
 
-def _stream(engine: _Engine, desk: ReviewDesk, pdn: str, slots: int) -> _ReviewStream:
+def _stream(engine: _Engine, desk: ReviewDesk, pdn: str, slots: asyncio.Semaphore) -> _ReviewStream:
     from kingme.game.pdn import games_from_pdn
 
     ticket = desk.admit("visitor")
@@ -249,7 +247,7 @@ def _stream(engine: _Engine, desk: ReviewDesk, pdn: str, slots: int) -> _ReviewS
     return _ReviewStream(lines, lambda: desk.leave(ticket))
 
 
-def test_positions_are_searched_in_order_with_at_most_the_review_slots_in_flight() -> None:
+def test_positions_are_searched_in_order_with_at_most_the_engine_slots_in_flight() -> None:
     async def scenario() -> tuple[int, list[dict[str, Any]]]:
         engine, desk, sent = _Engine(), ReviewDesk(), []
 
@@ -260,7 +258,7 @@ def test_positions_are_searched_in_order_with_at_most_the_review_slots_in_flight
         async def send(message: dict[str, Any]) -> None:
             sent.append(message)
 
-        await _stream(engine, desk, OPENING, 2)({"type": "http"}, receive, send)
+        await _stream(engine, desk, OPENING, asyncio.Semaphore(2))({"type": "http"}, receive, send)
         body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
         return engine.most, [json.loads(line) for line in body.splitlines()]
 
@@ -269,9 +267,9 @@ def test_positions_are_searched_in_order_with_at_most_the_review_slots_in_flight
     assert [m["type"] for m in messages] == ["start", "ply", "ply", "ply", "ply", "done"]
 
 
-def test_a_client_that_leaves_stops_its_review_and_frees_its_place() -> None:
-    async def scenario() -> tuple[int, int, ReviewDesk]:
-        engine, desk = _Engine(hold=True), ReviewDesk()
+def test_a_client_that_leaves_stops_its_review_and_its_worker_is_given_back_when_done() -> None:
+    async def scenario() -> tuple[int, bool, int, bool]:
+        engine, desk, slots = _Engine(hold=True), ReviewDesk(), asyncio.Semaphore(1)
 
         async def receive() -> dict[str, Any]:
             await engine.started.wait()  # the first search is running: now the client goes away
@@ -280,9 +278,15 @@ def test_a_client_that_leaves_stops_its_review_and_frees_its_place() -> None:
         async def send(message: dict[str, Any]) -> None:
             pass
 
-        await _stream(engine, desk, OPENING, 1)({"type": "http"}, receive, send)
-        return engine.cancelled, engine.in_flight, desk
+        await _stream(engine, desk, OPENING, slots)({"type": "http"}, receive, send)
+        held_while_running = slots.locked()
+        engine.release.set()  # the worker finishes its search
+        while engine.in_flight:
+            await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        desk.admit("visitor")  # the place in line was given up: the same visitor may ask again
+        return engine.calls, held_while_running, engine.in_flight, slots.locked()
 
-    cancelled, in_flight, desk = run(scenario())
-    assert cancelled == 1 and in_flight == 0
-    desk.admit("visitor")  # the place was given up: the same visitor may ask again
+    calls, held_while_running, in_flight, locked_after = run(scenario())
+    assert calls == 1  # no other position was sent after the client left
+    assert held_while_running and in_flight == 0 and not locked_after
