@@ -357,3 +357,24 @@ def test_a_full_storage_keeps_the_game_without_its_review(reviewed):
     page.wait_for_selector("html[data-ready=true]")
     expect(play.hook("accuracy-white")).to_contain_text("41.2%")  # reviewed again, the game was kept
     assert len(reviews.asked) == 2
+
+
+def serious_violations(page: Any) -> list[str]:
+    """axe-core's serious or critical findings on the page as shown."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [
+        f"{violation['id']}: {[node['target'] for node in violation['nodes']][:3]}"
+        for violation in results.response["violations"]
+        if violation["impact"] in ("serious", "critical")
+    ]
+
+
+def test_the_review_and_the_archive_have_no_serious_accessibility_violation(reviewed):
+    play, _ = reviewed()
+    expect(play.hook("accuracy-white")).to_contain_text("41.2%")
+    assert not serious_violations(play.page), "the review"
+    play.hook("review-archive").click()
+    expect(play.hook("archive-entry")).to_have_count(1)
+    assert not serious_violations(play.page), "the archive"
