@@ -34,10 +34,11 @@ SECOND_MS = 1000
 DAY_MS = 86_400 * SECOND_MS
 #: The most a move's time is reduced for the mover's network (a server-measured round trip: the
 #: position's way to the player and the move's way back). An honest player on a connection up to
-#: this slow loses no time to it. A player who delays its answers to the server's probes, to
-#: look slower than it is, gains at most this much a move: less than every offered increment
-#: but 5+0's zero, and in a 5+0 game of 40 moves 12 s of 300, 4% — the share lichess also
-#: tolerates for compensated lag.
+#: this slow loses no time to it; a slower one loses only the excess. A player who delays its
+#: answers to the server's probes, to look slower than it is, gains at most this much a move:
+#: less than every offered increment but 5+0's zero, and in a 5+0 game of 40 moves 12 s of 300
+#: (4%), while a bound much lower would charge ordinary mobile connections (100–300 ms round
+#: trips) for their network on every move.
 MAX_LAG_CREDIT_MS = 300
 #: A Fischer control's name: minutes, then seconds of increment ("3+2").
 FISCHER = re.compile(r"(\d{1,3})\+(\d{1,3})")
