@@ -28,7 +28,13 @@ def test_a_whole_game_against_the_random_level_reaches_a_result(new_play):
     expect(play.hook("totals")).to_contain_text("1")
 
 
-def test_the_double_jump_practice_for_two_players_ends_red_wins_in_two_steps(play):
+#: Multi-jumps played one landing at a time: the preference that finishes a capture with a single
+#: route by its first landing, on by default, turned off.
+ONE_LANDING_AT_A_TIME = "localStorage.setItem('kingme.prefs', JSON.stringify({oneClickCapture: false}))"
+
+
+def test_the_double_jump_practice_for_two_players_ends_red_wins_in_two_steps(new_play):
+    play = new_play(init_script=ONE_LANDING_AT_A_TIME)
     play.start(opponent="local", side="red", position="double-jump")
     expect(play.square(9).locator("[data-piece]")).to_have_attribute("data-movable", "true")
     expect(play.hook("status")).to_contain_text("Capture required")
@@ -60,7 +66,8 @@ def _press_to(play, square: int) -> None:
     raise AssertionError(f"could not reach square {square} with the arrow keys")
 
 
-def test_a_game_played_by_keyboard_only(play):
+def test_a_game_played_by_keyboard_only(new_play):
+    play = new_play(init_script=ONE_LANDING_AT_A_TIME)
     play.hook("opponent").select_option("local")
     play.hook("position").select_option("double-jump")
     play.hook("start").focus()
@@ -95,7 +102,8 @@ def test_the_board_is_an_aria_grid_with_named_squares(play):
     expect(play.hook("announcer")).to_have_text("Red 11–15.")
 
 
-def test_undo_during_a_jump_returns_to_the_start_of_the_turn_and_after_it_takes_back_the_turn(play):
+def test_undo_during_a_jump_returns_to_the_start_of_the_turn_and_after_it_takes_back_the_turn(new_play):
+    play = new_play(init_script=ONE_LANDING_AT_A_TIME)
     play.hook("opponent").select_option("local")
     play.import_text("B:W14,23,30:B9,1")
     play.click(9, 18)

@@ -23,7 +23,9 @@ def translation(language: str) -> dict:
     """The page's words in ``language`` with those of every part loaded later (``i18n/<part>/``)."""
     table = json.loads((WEB_DIR / "i18n" / f"{language}.json").read_text())
     for part in sorted(path for path in (WEB_DIR / "i18n").iterdir() if path.is_dir()):
-        table |= json.loads((part / f"{language}.json").read_text())
+        for key, value in json.loads((part / f"{language}.json").read_text()).items():
+            both = isinstance(value, dict) and isinstance(table.get(key), dict)
+            table[key] = table[key] | value if both else value  # a part may add keys to a section
     return table
 
 

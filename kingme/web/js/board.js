@@ -3,7 +3,7 @@
 // pieces are where, which can move, which squares are targets and which pieces can be taken.
 
 const SVG = "http://www.w3.org/2000/svg";
-const CELL = 100;
+export const CELL = 100;
 const STEP_MS = 150;
 const NUMBER_PX = 12;
 
@@ -62,7 +62,11 @@ export class BoardView {
         // the two (a friend's presence arriving online) replaces everything in the drawing.
         el("rect", { width: CELL, height: CELL, class: "hit" }, cell);
         el("g", { class: "drawing" }, cell);
-        cell.addEventListener("click", () => this.handlers.onActivate(Number(cell.dataset.square)));
+        cell.addEventListener("click", () => {
+          if (this.dragged) this.dragged = false; // the drop was the move
+          else this.handlers.onActivate(Number(cell.dataset.square));
+        });
+        cell.addEventListener("pointerdown", (event) => this.press(event, cell));
         cell.addEventListener("focus", () => {
           this.focusIndex = [r, k];
           this.roving(cell);
@@ -72,9 +76,21 @@ export class BoardView {
       this.cells.push(cells);
     }
     this.layer = el("g", { class: "fly-layer", "aria-hidden": "true" }, svg);
+    // A press that did not start a drag ends here; drag.js takes over the ones that do.
+    svg.addEventListener("pointerup", () => { this.dragging = null; });
     svg.addEventListener("keydown", (event) => this.keydown(event));
     this.placeCells();
     this.roving(this.cellOf(this.blackAtBottom ? 22 : 11));
+  }
+
+  // Drag and drop lives in drag.js, loaded on the first press of a piece (not on the first visit).
+  press(event, cell) {
+    if (!cell.querySelector('.piece[data-movable="true"]') || event.button !== 0) return;
+    const pressed = { event, cell };
+    this.dragging = pressed;
+    import("./drag.js").then((drag) => {
+      if (this.dragging === pressed) drag.carry(this, event, cell);
+    }).catch(() => {});
   }
 
   // Which square each display cell shows, for the current orientation.

@@ -20,10 +20,19 @@ async function load(language, part = "") {
   return data;
 }
 
+// A part's table added to the words: a section both have (online) gets the part's keys too.
+function merge(words, table) {
+  for (const [key, value] of Object.entries(table)) {
+    const both = typeof value === "object" && typeof words[key] === "object" && !Array.isArray(value);
+    words[key] = both ? { ...words[key], ...value } : value;
+  }
+  return words;
+}
+
 // The words of a language: the page's, and those of every part loaded so far.
 async function words(language) {
   const tables = await Promise.all([load(language), ...[...parts].map((part) => load(language, part))]);
-  return Object.assign({}, ...tables);
+  return tables.reduce(merge, {});
 }
 
 // A part's words, in English and in the chosen language, before the part shows anything.
@@ -31,8 +40,8 @@ export async function loadPart(part) {
   if (parts.has(part)) return;
   parts.add(part);
   const [english, chosen] = await Promise.all([load("en", part), current === "en" ? null : load(current, part)]);
-  Object.assign(fallback, english);
-  if (chosen) Object.assign(strings, chosen);
+  merge(fallback, english);
+  if (chosen) merge(strings, chosen);
 }
 
 export async function setLanguage(language) {

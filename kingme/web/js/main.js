@@ -130,6 +130,7 @@ function fillPrefOptions() {
   $("pref-language").value = prefs.language;
   $("pref-numbers").checked = prefs.numbers;
   $("pref-marks").checked = prefs.marks;
+  $("pref-one-click").checked = prefs.oneClickCapture;
   $("pref-sound").checked = prefs.sound;
   $("pref-music").checked = prefs.music;
   $("pref-sound-volume").value = prefs.soundVolume;
@@ -163,6 +164,7 @@ function wirePrefs() {
   bind("pref-board", "board", (e) => e.value);
   bind("pref-numbers", "numbers", (e) => e.checked);
   bind("pref-marks", "marks", (e) => e.checked);
+  bind("pref-one-click", "oneClickCapture", (e) => e.checked);
   bind("pref-sound", "sound", (e) => e.checked);
   bind("pref-music", "music", (e) => e.checked);
   bind("pref-sound-volume", "soundVolume", (e) => Number(e.value));

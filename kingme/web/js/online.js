@@ -12,7 +12,7 @@
 import { roomInUrl, roomPath } from "./address.js";
 import { http, stylesheet } from "./api.js";
 import { showClock } from "./clock.js";
-import { t } from "./i18n.js";
+import { loadPart, t } from "./i18n.js";
 import { enterRoom, moveRefused } from "./room.js";
 import { adopt, animate, announce, changed, showError, subscribe } from "./session.js";
 import { colorName, other } from "./state.js";
@@ -464,6 +464,6 @@ function mount() {
 }
 
 // The room panel's rules come with this module; the panel is wired once they apply.
-await stylesheet("/css/online.css");
+await Promise.all([stylesheet("/css/online.css"), loadPart("online")]);
 mount();
 subscribe(renderRoom);

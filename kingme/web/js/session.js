@@ -248,8 +248,18 @@ async function commit(route) {
 
 // ---- playing -------------------------------------------------------------------------------
 
+// The square a capture goes on to by itself after a step: the next of `goal` (a route's whole
+// path, when the player named its last square), or, with the preference on, the next landing of
+// the only route left in American rules (in casual rules the player may stop after any jump).
+function nextLanding(partial, goal) {
+  if (goal) return goal[partial.length];
+  const left = routesFrom(session.state.moves, partial);
+  const single = left.length === 1 && session.state.variant !== "casual" && session.prefs.oneClickCapture;
+  return single ? left[0].path[partial.length] : null;
+}
+
 // One more square of a route: its step is animated, then the turn is sent once it is whole.
-async function extend(partial, route) {
+async function extend(partial, route, goal = null) {
   const step = ui.partial.length - 1;
   const from = ui.partial[ui.partial.length - 1];
   const here = partial[partial.length - 1];
@@ -267,6 +277,11 @@ async function extend(partial, route) {
     commit(route);
     return;
   }
+  const next = nextLanding(partial, goal);
+  if (next) {
+    const picked = pick(session.state.moves, partial, next);
+    if (picked.kind === "extend") return extend(picked.partial, picked.route, goal);
+  }
   sound.play("capture");
   effects.announce(statusText());
   changed();
@@ -278,9 +293,13 @@ export function select(square) {
   if (!interactive()) return;
   const wasJumping = midJump();
   const picked = pick(session.state.moves, ui.partial, square, session.state.variant === "casual");
-  if (picked.kind === "extend") {
-    extend(picked.partial, picked.route);
-    return;
+  if (picked.kind === "extend") return extend(picked.partial, picked.route);
+  // The last square of exactly one route (clicked, or a piece dropped there): played step by step.
+  const ending = ui.partial.length ? routesFrom(session.state.moves, ui.partial).filter((route) => route.path.at(-1) === square) : [];
+  if (ending.length === 1 && picked.kind !== "select") {
+    const goal = ending[0].path;
+    const first = pick(session.state.moves, ui.partial, goal[ui.partial.length]);
+    return extend(first.partial, first.route, goal);
   }
   if (picked.kind === "refused") {
     sound.play("illegal");

@@ -14,7 +14,7 @@ import { sideColors } from "./themes.js";
 
 export const DEFAULT_SETUP = { opponent: "computer", level: "casual", side: "red", rules: "american", position: "standard", seed: "checkers-1" };
 const DEFAULT_PREFS = {
-  language: "en", pieces: "red-white", board: "walnut", numbers: true, marks: true,
+  language: "en", pieces: "red-white", board: "walnut", numbers: true, marks: true, oneClickCapture: true,
   sound: true, soundVolume: 60, music: false, musicVolume: 30, setup: DEFAULT_SETUP,
 };
 
