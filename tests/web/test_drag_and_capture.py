@@ -24,6 +24,13 @@ def drag(play, start: int, end: int) -> None:
     page.mouse.up()
 
 
+def one_landing_at_a_time(play) -> None:
+    """Turn off the preference that finishes a capture with one route left by its first landing."""
+    play.hook("open-settings").click()
+    play.hook("one-click-capture").uncheck()
+    play.page.keyboard.press("Escape")
+
+
 def test_a_piece_is_dragged_to_its_square_with_the_mouse(play):
     play.start(opponent="local")
     drag(play, 11, 15)
@@ -65,9 +72,7 @@ def test_a_double_jump_with_one_route_is_finished_by_its_first_landing(play):
 
 
 def test_without_the_preference_the_first_landing_waits_and_the_last_square_finishes(play):
-    play.hook("open-settings").click()
-    play.hook("one-click-capture").uncheck()
-    play.page.keyboard.press("Escape")
+    one_landing_at_a_time(play)
     play.start(opponent="local", position="double-jump")
     play.click(9, 18)
     expect(play.hook("status")).to_contain_text("18")  # continue jumping from 18
@@ -79,9 +84,7 @@ def test_without_the_preference_the_first_landing_waits_and_the_last_square_fini
 
 
 def test_a_capture_is_dragged_to_its_last_square(play):
-    play.hook("open-settings").click()
-    play.hook("one-click-capture").uncheck()
-    play.page.keyboard.press("Escape")
+    one_landing_at_a_time(play)
     play.start(opponent="local", position="double-jump")
     drag(play, 9, 27)
     play.wait_for_history(1)
