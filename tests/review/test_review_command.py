@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from async_support import in_thread
 
 from kingme.cli import main, review_bench
 from kingme.game import Game, Setup
@@ -102,7 +103,8 @@ def test_the_review_bench_prints_its_figures(
 ) -> None:
     monkeypatch.setattr(review_bench, "ANALYSIS_PLIES", (0,))  # the analysis board's part, shortened
     monkeypatch.setattr(review_bench, "ANALYSIS_MARKS", (0.2,))
-    assert main(["bench", "review", "--plies", "1"]) == 0
+    # In a thread of its own: the bench calls asyncio.run (see async_support).
+    assert in_thread(main, ["bench", "review", "--plies", "1"]) == 0
     out = capsys.readouterr().out
     assert out.count("first verdict after") == 2  # the standard and the deep budget
     assert "reviews of 1 ply a second" in out
