@@ -99,6 +99,7 @@ def test_a_new_player_sees_the_board_players_rules_eight_move_pairs_and_every_co
         "#board",
         "#player-top",
         "#player-bottom",
+        "#rules-shown",
         "#status",
         "#history",
         ".controls",
