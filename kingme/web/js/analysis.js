@@ -52,7 +52,9 @@ export function evalText(value) {
 
 function evalWords(value) {
   if (value.table_plies !== null && value.table_plies !== undefined) {
-    return t("analysis.winIn", { color: colorName(value.table_plies > 0 ? "black" : "white"), n: Math.abs(value.table_plies) });
+    const plies = Math.abs(value.table_plies);
+    const color = colorName(value.table_plies > 0 ? "black" : "white");
+    return t(plies === 1 ? "analysis.winInOne" : "analysis.winIn", { color, n: plies });
   }
   return t("analysis.winChance", { color: colorName("black"), n: Math.round(value.win) });
 }

@@ -34,7 +34,8 @@ function percent(value) {
 export function evalText(value) {
   if (value.table_plies !== null) {
     const winner = value.table_plies > 0 ? "black" : "white";
-    return t("review.tableWin", { color: colorName(winner), n: Math.abs(value.table_plies) });
+    const plies = Math.abs(value.table_plies);
+    return t(plies === 1 ? "review.tableWinOne" : "review.tableWin", { color: colorName(winner), n: plies });
   }
   if (value.score === null) return t("review.chances", { color: colorName("black"), n: percent(value.win) });
   const men = (value.score / 100).toFixed(2);
