@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
+from page_words import LANGUAGES, translation
 
 from kingme.server.app import WEB_DIR
-
-LANGUAGES = ("en", "es", "fr", "de", "pt")
 
 
 def keys(table: dict, prefix: str = "") -> set[str]:
@@ -17,16 +15,6 @@ def keys(table: dict, prefix: str = "") -> set[str]:
     for name, value in table.items():
         found |= keys(value, f"{prefix}{name}.") if isinstance(value, dict) else {prefix + name}
     return found
-
-
-def translation(language: str) -> dict:
-    """The page's words in ``language`` with those of every part loaded later (``i18n/<part>/``)."""
-    table = json.loads((WEB_DIR / "i18n" / f"{language}.json").read_text())
-    for part in sorted(path for path in (WEB_DIR / "i18n").iterdir() if path.is_dir()):
-        for key, value in json.loads((part / f"{language}.json").read_text()).items():
-            both = isinstance(value, dict) and isinstance(table.get(key), dict)
-            table[key] = table[key] | value if both else value  # a part may add keys to a section
-    return table
 
 
 @pytest.mark.parametrize("language", LANGUAGES[1:])
