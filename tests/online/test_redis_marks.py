@@ -46,6 +46,7 @@ class Processes:
     black: Player
     white: Player
     black_seat: Seat
+    white_seat: Seat
 
     def mark(self, service: OnlineService) -> str:
         return f"{self.prefix}process:{service.hub.origin}"
@@ -79,7 +80,7 @@ async def processes(tmp_path: Path, redis_url: str, **options: Any) -> AsyncIter
         black, white = Player(a), Player(b)
         await black.hello(created)
         await white.hello(joined)
-        yield Processes(server, redis_options.prefix, a, b, created.room, black, white, created)
+        yield Processes(server, redis_options.prefix, a, b, created.room, black, white, created, joined)
         for player in (black, white):
             if not player.writer.done():  # not on a process the test killed
                 await player.leave()

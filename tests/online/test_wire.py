@@ -92,13 +92,15 @@ def test_server_messages_start_with_their_type_and_leave_out_what_is_not_so():
     assert Ack("m1", 4).to_wire() == '{"type":"ack","id":"m1","n":4}'
     assert starts("ack") == '{"type":"ack"' and Ack("m1", 4).to_wire().startswith(starts("ack"))
     assert json.loads(Ack("m1", 4, duplicate=True).to_wire())["duplicate"] is True
-    presence = json.loads(Presence({"1": True, "2": False}, 2, {"black": True, "white": False}).to_wire())
+    seats = {"black": True, "white": False}
+    presence = json.loads(Presence({"1": True, "2": False}, 2, seats, {"black": True, "white": False}).to_wire())
     assert presence == {
         "type": "presence",
         "players": {"1": True, "2": False},
         "spectators": 2,
         "black": True,
         "white": False,
+        "reconnecting": {"black": True, "white": False},
     }
     error = '{"type":"error","code":"conflict","message":"try again"}'
     assert ProtocolError("conflict", "try again").to_wire() == error

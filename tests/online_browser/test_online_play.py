@@ -253,6 +253,22 @@ def test_a_dropped_connection_reconnects_by_itself_and_catches_up_on_what_it_mis
     host.wait_for_history(4)
 
 
+def test_a_friend_whose_network_drops_shows_reconnecting_to_the_host_then_online_again(players):
+    # No close reaches the server when a network drops: its probes go unanswered instead, and
+    # the seat says so within seconds (hub.SILENT_SECONDS), not after the 40 s keepalive.
+    host, friend = players(), players()
+    friend.open_link(host.create(side="red"))
+    expect(host.connected("white")).to_have_text("online")
+    friend.page.context.set_offline(True)
+    expect(host.connected("white")).to_have_text("reconnecting…")
+    expect(host.connected("white")).to_have_attribute("data-connected", "false")
+    friend.page.context.set_offline(False)
+    expect(host.connected("white")).to_have_text("online")
+    expect(host.connected("white")).to_have_attribute("data-connected", "true")
+    host.move()
+    friend.wait_for_history(1)
+
+
 def test_a_refused_move_shows_an_error_to_its_sender_alone_and_changes_nothing(players):
     host, friend = players(), players()
     to_server = []

@@ -111,8 +111,8 @@ async def serve_socket(service: OnlineService, websocket: WebSocket) -> None:
     prober: asyncio.Task[None] | None = None
     try:
         if await _greet(service, client, websocket):
-            if service.timed_player(client):
-                prober = asyncio.create_task(_probe(client, config.probe_seconds))
+            if client.player is not None:
+                prober = asyncio.create_task(_probe(service, client, config.probe_seconds))
             await _serve(service, client, websocket)
     finally:
         if prober is not None:
@@ -178,15 +178,16 @@ async def _pong(_service: OnlineService, client: Client, _ping: Ping) -> None:
     client.send(Pong().to_wire())
 
 
-async def _probe(client: Client, seconds: float) -> None:
-    """Measure a timed game's player's round trip now and every ``seconds`` (lag compensation)."""
+async def _probe(service: OnlineService, client: Client, seconds: float) -> None:
+    """Probe a player's connection now and every ``seconds``: its round trip corrects the
+    clocks (lag compensation), and probes left unanswered show its seat reconnecting."""
     while not client.closed:
-        client.probe()
+        service.hub.probe(client)
         await asyncio.sleep(seconds)
 
 
-async def _probe_answered(_service: OnlineService, client: Client, answer: ProbeAnswer) -> None:
-    client.answered(answer.n)
+async def _probe_answered(service: OnlineService, client: Client, answer: ProbeAnswer) -> None:
+    service.hub.answered(client, answer.n)
 
 
 async def _hello_again(_service: OnlineService, _client: Client, _hello: Hello) -> None:

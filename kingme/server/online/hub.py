@@ -15,7 +15,11 @@ caught up at once, and reading each whole on a loaded process took the last ones
 
 Presence is not in the event log: each process announces its connection counts per room (on
 change, coalesced; on request; and every ``PRESENCE_REFRESH`` seconds), and forgets counts not
-heard for ``PRESENCE_TTL``. With Redis, a process killed outright is forgotten much sooner: each
+heard for ``PRESENCE_TTL``. A seat's connection counts as *silent* while a round-trip probe
+sent to it has gone unanswered for ``SILENT_SECONDS`` (a dropped network, a closed laptop lid:
+no close reaches the server, and the keepalive closes the socket only after 40 s); the counts
+say so, and a seat whose connections are all silent is shown *reconnecting* until one answers
+or closes. With Redis, a process killed outright is forgotten much sooner: each
 live process renews a mark in Redis every ``HEARTBEAT_SECONDS`` that lapses after
 ``HEARTBEAT_TTL``, and at each renewal the others forget the counts of the processes whose mark
 has lapsed and tell their clients. The same marks make the spectator limit exact across
@@ -66,9 +70,17 @@ HEARTBEAT_SECONDS = 2.0
 HEARTBEAT_TTL = 6
 #: Round-trip probes a connection may leave unanswered before the oldest is forgotten.
 MAX_PROBES = 4
+#: A player's connection whose oldest unanswered probe is this many seconds old is silent: its
+#: seat shows *reconnecting*. Probes go every ``OnlineConfig.probe_seconds`` (2 s) and a page
+#: echoes them at once, so a live connection answers within its round trip (0.1–0.3 s on mobile
+#: networks); 4 s is two probes unanswered, so a second's hiccup does not flicker the seat, while
+#: a dropped connection is shown within about 6 s instead of the keepalive's 40.
+SILENT_SECONDS = 4.0
 #: Spectator places of a room are kept in Redis this long after the last one was taken.
 SPECTATOR_PLACES_SECONDS = 86_400
 CHANNEL_PREFIX = "room:"
+#: What a process announces of a room's connections (``Hub._local_counts``).
+COUNTS = ("1", "2", "silent 1", "silent 2", "spectators")
 
 
 def channel(room_id: str) -> str:
@@ -109,21 +121,36 @@ class Client:
         self.lag_ms = 0
         self._probes: dict[int, float] = {}
         self._probe_number = 0
+        #: When the oldest probe not answered since was sent (None: every probe answered), and
+        #: whether the hub last counted this connection silent (``Hub.probe``).
+        self._waiting_since: float | None = None
+        self.silent = False
 
-    def probe(self) -> None:
-        """Send a round-trip probe; the client echoes it at once (``answered``)."""
+    def probe(self, now: float) -> None:
+        """Send a round-trip probe at ``now`` (``time.monotonic``); the client echoes it at once."""
         self._probe_number += 1
-        self._probes[self._probe_number] = time.monotonic()
+        self._probes[self._probe_number] = now
+        if self._waiting_since is None:
+            self._waiting_since = now
         while len(self._probes) > MAX_PROBES:  # a client that never answers holds no more than this
             del self._probes[min(self._probes)]
         self.send(Probe(self._probe_number).to_wire())
 
-    def answered(self, number: int) -> None:
-        """The client echoed probe ``number``: its round trip is measured (an unknown number,
-        or one echoed twice, changes nothing)."""
+    def answered(self, number: int, now: float) -> None:
+        """The client echoed probe ``number`` at ``now``: its round trip is measured, and the
+        probes before it count as answered (one socket delivers in order, so they were lost
+        with an earlier connection's trouble). An unknown number, or one echoed twice, changes
+        nothing."""
         sent = self._probes.pop(number, None)
-        if sent is not None:
-            self.lag_ms = round((time.monotonic() - sent) * 1000)
+        if sent is None:
+            return
+        self.lag_ms = round((now - sent) * 1000)
+        self._probes = {n: at for n, at in self._probes.items() if n > number}
+        self._waiting_since = min(self._probes.values(), default=None)
+
+    def unanswered_for(self, now: float) -> float:
+        """Seconds since the oldest probe not answered was sent (0 when all are answered)."""
+        return 0.0 if self._waiting_since is None else now - self._waiting_since
 
     @property
     def greeted(self) -> bool:
@@ -177,6 +204,8 @@ class Hub:
         self.pubsub = pubsub
         self.config = config
         self.clock = clock
+        #: The time probes are sent and answered by (tests move it).
+        self.monotonic: Callable[[], float] = time.monotonic
         self.origin = secrets.token_hex(8)
         self.clients: dict[str, set[Client]] = {}
         self._presence: dict[str, dict[str, tuple[float, dict[str, int]]]] = {}
@@ -284,6 +313,25 @@ class Hub:
         self._presence_changed(room_id)
         await self._give_back(room_id)
 
+    def probe(self, client: Client) -> None:
+        """Count ``client`` silent (see ``SILENT_SECONDS``) if its probes have gone unanswered
+        that long, announcing the change, then send the next probe."""
+        now = self.monotonic()
+        self._set_silent(client, client.unanswered_for(now) >= SILENT_SECONDS)
+        client.probe(now)
+
+    def answered(self, client: Client, number: int) -> None:
+        """``client`` echoed probe ``number``: it answers, so it is silent no more (unless a
+        later probe has gone unanswered that long too)."""
+        now = self.monotonic()
+        client.answered(number, now)
+        self._set_silent(client, client.unanswered_for(now) >= SILENT_SECONDS)
+
+    def _set_silent(self, client: Client, silent: bool) -> None:
+        if silent != client.silent and client.room_id is not None:
+            client.silent = silent
+            self._presence_changed(client.room_id)
+
     # -- events ----------------------------------------------------------------------------
 
     async def publish(self, committed: Committed) -> None:
@@ -299,9 +347,13 @@ class Hub:
     # -- presence and pub/sub ----------------------------------------------------------------
 
     def _local_counts(self, room_id: str) -> dict[str, int]:
-        counts = {"1": 0, "2": 0, "spectators": 0}
+        """The room's connections here: by seat (``"1"``, ``"2"``), of those the silent ones
+        (``"silent 1"``, ``"silent 2"``), and spectators."""
+        counts = dict.fromkeys(COUNTS, 0)
         for client in self.clients.get(room_id, ()):
             counts["spectators" if client.player is None else str(client.player)] += 1
+            if client.silent and client.player is not None:
+                counts[f"silent {client.player}"] += 1
         return counts
 
     async def _ask_who(self, room_id: str) -> None:
@@ -328,7 +380,7 @@ class Hub:
         """Connection counts of a room as the processes (``others_only``: but this one)
         announced them within ``PRESENCE_TTL``."""
         now = self.clock()
-        total = {"1": 0, "2": 0, "spectators": 0}
+        total = dict.fromkeys(COUNTS, 0)
         for origin, (at, counts) in self._presence.get(room_id, {}).items():
             if now - at <= PRESENCE_TTL and not (others_only and origin == self.origin):
                 for key in total:
@@ -336,11 +388,14 @@ class Hub:
         return total
 
     def presence(self, room_id: str) -> Presence:
-        """Who is connected to a room, over every process heard from recently."""
+        """Who is connected to a room, over every process heard from recently; a seat whose
+        connections are all silent is reconnecting."""
         total = self._announced(room_id)
         room = self.rooms.cached(room_id)
-        colors = {} if room is None else {color: total[str(player)] > 0 for color, player in room.sides.items()}
-        return Presence({"1": total["1"] > 0, "2": total["2"] > 0}, total["spectators"], colors)
+        sides = {} if room is None else room.sides
+        colors = {color: total[str(player)] > 0 for color, player in sides.items()}
+        reconnecting = {color: 0 < total[str(player)] == total[f"silent {player}"] for color, player in sides.items()}
+        return Presence({"1": total["1"] > 0, "2": total["2"] > 0}, total["spectators"], colors, reconnecting)
 
     def _on_message(self, _channel: str, text: str) -> None:
         """A broadcast from a room's channel (this process's own too), handed to its handler."""

@@ -145,11 +145,6 @@ class OnlineService:
             raise ProtocolError("room_crowded", "this room has as many spectators as it can take; try again later")
         await self.hub.add(client, room_id, player, hello.last_event)
 
-    def timed_player(self, client: Client) -> bool:
-        """Whether ``client`` plays in a timed room (its round trip is measured)."""
-        room = self.rooms.cached(client.room_id or "")
-        return client.player is not None and room is not None and room.control.timed
-
     async def resync(self, client: Client, last_event: int | None) -> None:
         """A client that saw a gap in event numbers asks again: the same answer as a reconnect,
         from the database's version of the room (a copy here may be the stale one)."""

@@ -352,14 +352,17 @@ class Ack:
 
 @dataclass(frozen=True)
 class Presence:
-    """Who is connected: by player, by colour (when the room is at hand) and spectators."""
+    """Who is connected: by player, by colour (when the room is at hand) and spectators; and by
+    colour, whether the seat's connections have all stopped answering (``reconnecting``)."""
 
     players: dict[str, bool]
     spectators: int
     colors: dict[str, bool]
+    reconnecting: dict[str, bool]
 
     def to_wire(self) -> str:
-        return _text({"type": "presence", "players": self.players, "spectators": self.spectators} | self.colors)
+        body = {"type": "presence", "players": self.players, "spectators": self.spectators}
+        return _text(body | self.colors | {"reconnecting": self.reconnecting})
 
 
 @dataclass(frozen=True)

@@ -83,14 +83,15 @@ const driver = {
   color: () => myColor(),
   canMove: () => Boolean(room?.state && connected() && !room.pending && myColor() === game().turn && bothSeated()),
   canResign: () => playing() && connected(),
-  // The seat's player: "here", "away", "reconnecting" (this page's own seat, its socket down) or
-  // "empty"; this page's own seat is as present as its socket, the others' as the server last said.
+  // The seat's player: "here", "away", "reconnecting" or "empty". This page's own seat is as
+  // present as its socket (reconnecting while it is down); the others' as the server last said:
+  // reconnecting while their connection has stopped answering, away once it has closed.
   presence(color) {
     if (!room?.state) return null;
     if (!room.state.seated[color]) return "empty";
-    const own = color === myColor();
-    if (own ? connected() : room.presence?.[color]) return "here";
-    return own ? "reconnecting" : "away";
+    if (color === myColor()) return connected() ? "here" : "reconnecting";
+    if (!room.presence?.[color]) return "away";
+    return room.presence.reconnecting?.[color] ? "reconnecting" : "here";
   },
   move(route) {
     room.pending = { id: moveId(), move: route.notation };
