@@ -185,17 +185,21 @@ def _ws(url: str) -> str:
 
 #: How the server's answers to a move begin: an ack or an error.
 ANSWERS = (starts("ack"), starts("error"))
+#: How the server's round-trip probes begin; the echo is the probe itself.
+PROBE = starts("probe")
 
 
 async def _answer(mover: RoomClient) -> dict[str, Any]:
     """The server's answer to a move: ack or error. The mover's own event (and presence) is
     skipped unparsed: the opponent's next event brings the state, and the bench should leave
-    the CPU to the server."""
+    the CPU to the server. Probes are echoed, as pages do, so the bench pays for them too."""
     while True:
         text = await asyncio.wait_for(mover.connection.recv(), timeout=60)
         if isinstance(text, str) and text.startswith(ANSWERS):
             answer: dict[str, Any] = json.loads(text)
             return answer
+        if isinstance(text, str) and text.startswith(PROBE):  # answered as a page does
+            await mover.send(text)
 
 
 async def _seen(client: RoomClient, number: int) -> None:

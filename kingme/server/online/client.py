@@ -64,7 +64,8 @@ class RoomClient:
         await self.connection.send(message if isinstance(message, (str, bytes)) else json.dumps(message))
 
     async def receive(self, *types: str, timeout: float = 10) -> dict[str, Any]:
-        """The next message (of one of ``types`` if given; others are read and skipped)."""
+        """The next message (of one of ``types`` if given; others are read and skipped, a
+        probe answered on the way)."""
         while True:
             message: dict[str, Any] = orjson.loads(await asyncio.wait_for(self.connection.recv(), timeout=timeout))
             if message["type"] in ("event", "welcome"):
@@ -72,6 +73,8 @@ class RoomClient:
                 self.last_event = message.get("n", message.get("version", self.last_event))
             if not types or message["type"] in types:
                 return message
+            if message["type"] == "probe":  # answered at once, as a page does (else its seat shows reconnecting)
+                await self.send({"type": "probe", "n": message["n"]})
 
     async def close(self) -> None:
         await self.connection.close()
