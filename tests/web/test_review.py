@@ -224,6 +224,10 @@ def test_the_server_reviews_a_finished_game_which_is_kept_in_the_archive_and_cos
     expect(entries.first).to_contain_text("Moves: 4")
     expect(entries.first).to_contain_text("reviewed")
     entries.first.click()
+    # The review view of before is still in the page (hidden) with the same figures: wait for the
+    # entry's own address, which the reload below must find.
+    expect(page).to_have_url(re.compile(r"/review/[A-Za-z0-9_-]+$"))
+    expect(page.locator("#review-view")).to_be_visible()
     expect(play.hook("review-accuracy")).to_have_text(figures)
     page.reload()
     page.wait_for_selector("html[data-ready=true]")

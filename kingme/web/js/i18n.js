@@ -11,7 +11,9 @@ let current = "en";
 
 // Parts of the page loaded later (the review and the archive) bring their words in their own
 // files, /i18n/<part>/<language>.json, so the first visit does not download them.
-const parts = new Set();
+// Each part's loading, kept so that a second view asking for a part still being loaded waits
+// for the same words instead of going on without them.
+const parts = new Map();
 
 async function load(language, part = "") {
   const url = part ? `/i18n/${part}/${language}.json` : `/i18n/${language}.json`;
@@ -31,17 +33,20 @@ function merge(words, table) {
 
 // The words of a language: the page's, and those of every part loaded so far.
 async function words(language) {
-  const tables = await Promise.all([load(language), ...[...parts].map((part) => load(language, part))]);
+  const tables = await Promise.all([load(language), ...[...parts.keys()].map((part) => load(language, part))]);
   return tables.reduce(merge, {});
 }
 
 // A part's words, in English and in the chosen language, before the part shows anything.
-export async function loadPart(part) {
-  if (parts.has(part)) return;
-  parts.add(part);
-  const [english, chosen] = await Promise.all([load("en", part), current === "en" ? null : load(current, part)]);
-  merge(fallback, english);
-  if (chosen) merge(strings, chosen);
+export function loadPart(part) {
+  if (!parts.has(part)) {
+    parts.set(part, (async () => {
+      const [english, chosen] = await Promise.all([load("en", part), current === "en" ? null : load(current, part)]);
+      merge(fallback, english);
+      if (chosen) merge(strings, chosen);
+    })());
+  }
+  return parts.get(part);
 }
 
 export async function setLanguage(language) {
