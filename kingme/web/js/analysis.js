@@ -16,6 +16,7 @@ import { applyTo, loadPart, t } from "./i18n.js";
 import { subscribe } from "./session.js";
 import { colorName, session } from "./state.js";
 import * as tree from "./variations.js";
+import { addView } from "./views.js";
 
 const START_FEN = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12";
 // Lines the engine shows.
@@ -401,9 +402,7 @@ function actions(buttons) {
 }
 
 function build() {
-  view = Object.assign(document.createElement("main"), { id: "analysis-view", className: "layout analysis-view" });
-  view.setAttribute("aria-labelledby", "analysis-title");
-  view.innerHTML = `
+  view = addView("analysis", `
     <section class="play">
       <div class="board-wrap"><svg id="analysis-board" class="board" viewBox="0 0 800 800" role="grid" data-i18n-aria-label="board.label"></svg></div>
       <div class="eval-bar" data-testid="eval-bar" role="meter" aria-valuemin="0" aria-valuemax="100" data-i18n-aria-label="analysis.evalBar">
@@ -458,8 +457,7 @@ function build() {
         ${actions([["analysis-export", "analysis.exportPdn"]])}
         <textarea class="analysis-pdn" data-testid="analysis-pdn" rows="6" readonly hidden data-i18n-aria-label="analysis.pdn"></textarea>
       </section>
-    </aside>`;
-  document.querySelector("main.layout").after(view);
+    </aside>`);
   board = new BoardView(view.querySelector("#analysis-board"), { onActivate: select, onEscape: escape });
   const on = (testid, action) => $(testid).addEventListener("click", action);
   on("analysis-first", () => step("first"));

@@ -10,6 +10,7 @@ import { applyTo, language, loadPart, t } from "./i18n.js";
 import { failed, setMode, showError, subscribe } from "./session.js";
 import { colorName, session } from "./state.js";
 import { reviewStyles } from "./stepping.js";
+import { addView } from "./views.js";
 
 let view;
 const $ = (id) => document.getElementById(id);
@@ -65,18 +66,13 @@ function render() {
 }
 
 function build() {
-  view = document.createElement("main");
-  view.id = "archive-view";
-  view.className = "layout archive-view";
-  view.setAttribute("aria-labelledby", "archive-title");
-  view.innerHTML = `
+  view = addView("archive", `
     <section class="card archive-card">
       <h1 id="archive-title" data-i18n="archive.title"></h1>
       <p class="card-note" data-i18n="archive.note"></p>
       <p id="archive-empty" class="empty" data-testid="archive-empty" data-i18n="archive.empty" hidden></p>
       <ol id="archive-list" class="archive-list" data-testid="archive-list"></ol>
-    </section>`;
-  document.querySelector("main.layout").after(view);
+    </section>`);
   applyTo(view);
   subscribe(render);
   // The review's way back to the archive stays on this page.

@@ -13,6 +13,7 @@ import { subscribe } from "./session.js";
 import { colorName, session } from "./state.js";
 import { streakNow } from "./days.js";
 import { onStepKeys, reviewStyles, stepButtons } from "./stepping.js";
+import { addView } from "./views.js";
 
 export { openPuzzle };
 
@@ -90,13 +91,9 @@ function render() {
 }
 
 function build() {
-  view = document.createElement("main");
-  view.id = "puzzle-view";
-  view.className = "layout puzzle-view";
-  view.setAttribute("aria-labelledby", "puzzle-title");
   // The game's layout: the board as large as the window allows with Hint under it, and the
   // puzzle's words, the answers and the archive in the side panel.
-  view.innerHTML = `
+  view = addView("puzzle", `
     <section class="play">
       <div class="board-wrap"><svg id="puzzle-board" class="board" viewBox="0 0 800 800" role="grid" data-i18n-aria-label="board.label" aria-describedby="puzzle-turn"></svg></div>
       <div class="controls">
@@ -126,8 +123,7 @@ function build() {
         <h2 data-i18n="daily.archive"></h2>
         <ol id="puzzle-archive" class="puzzle-archive" data-testid="puzzle-archive"></ol>
       </section>
-    </aside>`;
-  document.querySelector("main.layout").after(view);
+    </aside>`);
   board = new BoardView(view.querySelector("#puzzle-board"), { onActivate: select, onEscape: escape });
   attach({ animate: (path, captures, piece) => board.animate(path, captures, piece) });
   view.querySelector("#puzzle-hint").addEventListener("click", hint);

@@ -15,6 +15,7 @@ import { VERDICTS } from "./reviewdata.js";
 import { subscribe } from "./session.js";
 import { colorName, session } from "./state.js";
 import { onStepKeys, reviewStyles, stepButtons } from "./stepping.js";
+import { addView } from "./views.js";
 
 const review = session.review;
 // The verdicts' marks in the move list, as annotators write them.
@@ -210,11 +211,7 @@ function render() {
 // ---- building ----------------------------------------------------------------------------------
 
 function build() {
-  view = document.createElement("main");
-  view.id = "review-view";
-  view.className = "layout review-view";
-  view.setAttribute("aria-labelledby", "review-title");
-  view.innerHTML = `
+  view = addView("review", `
     <section class="play">
       <div class="board-wrap"><svg id="review-board" class="board" viewBox="0 0 800 800" role="grid" data-i18n-aria-label="board.label"></svg></div>
       <div class="stepper review-stepper" id="review-stepper" role="toolbar" data-i18n-aria-label="step.label"></div>
@@ -267,8 +264,7 @@ function build() {
         <h2 data-i18n="history.title"></h2>
         <ol id="review-moves" class="review-moves" data-testid="review-moves"></ol>
       </section>
-    </aside>`;
-  document.querySelector("main.layout").after(view);
+    </aside>`);
   board = new BoardView(view.querySelector("#review-board"), { onActivate: actions.select, onEscape: actions.escape });
   $("review-stepper").append(...stepButtons("review-step", actions.step));
   $("review-again").addEventListener("click", () => actions.run($("review-budget").value));
