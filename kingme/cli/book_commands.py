@@ -15,11 +15,11 @@ def _run_build(args: argparse.Namespace) -> int:
 
     print(
         f"growing {args.file} over the main lines of the first {plural(args.ballots, 'ballot')}, "
-        f"{plural(args.plies, 'ply', 'plies')} each, {plural(args.nodes, 'node')} a search; stop it any time "
-        "and run it again to go on",
+        f"{plural(args.plies, 'ply', 'plies')} each, {plural(args.nodes, 'node')} a search, "
+        f"in {plural(args.workers, 'process', 'processes')}; stop it any time and run it again to go on",
         flush=True,
     )
-    added = build(args.file, args.ballots, args.plies, args.nodes, ProgressBar("main-line plies"))
+    added = build(args.file, args.ballots, args.plies, args.nodes, ProgressBar("main-line plies"), args.workers)
     print(f"{plural(added, 'position')} added")
     return 0
 
@@ -33,6 +33,13 @@ def build_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--nodes", type=whole_number(1), default=BOOK_NODES, help=f"nodes a search (default {BOOK_NODES:,})"
+    )
+    parser.add_argument(
+        "--workers",
+        type=whole_number(1),
+        default=1,
+        help="processes searching ballots' lines side by side (default 1); a stopped build then loses "
+        "the lines in progress",
     )
     parser.add_argument(
         "--file", type=Path, default=stored_path(), help="book file to grow (default: the package's, read in play)"

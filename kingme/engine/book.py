@@ -26,11 +26,15 @@ running it again goes on where it stopped.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import functools
+import multiprocessing
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import TextIO
 
 from kingme.engine.ballots import ballot_openings
 from kingme.game import Game
@@ -135,43 +139,70 @@ def build(
     plies: int = BOOK_PLIES,
     nodes: int = BOOK_NODES,
     progress: Progress | None = None,
+    workers: int = 1,
 ) -> int:
     """Grow the book at ``path`` over the first ``ballots`` ballots; the number of new entries.
 
-    Each new entry is appended (and flushed) as soon as its search ends; a last line cut short
-    by a stopped build is dropped, and every other line is checked, before anything is added.
+    Each new entry is appended (and flushed) as soon as its search ends — with ``workers`` > 1,
+    as soon as its ballot's line ends, the ballots' lines searched side by side in that many
+    processes — ; a last line cut short by a stopped build is dropped, and every other line is
+    checked, before anything is added.
     """
-    from kingme.engine.analysis import analyse  # the search (numba): not for ``book build --help``
-
     text = path.read_text() if path.exists() else ""
     if not text.endswith("\n") and "\n" in text:  # a line cut short by a stopped build
         text = text[: text.rindex("\n") + 1]
         path.write_text(text)
     book = Book.from_text(text, str(path))
+    lines = [moves for _, moves in ballot_openings()[:ballots]]
     added = 0
-    with path.open("a") as out:
+    with path.open("a") as out, contextlib.ExitStack() as stack:
         if not text:
             out.write(
                 "# kingme opening book: FEN MOVE SCORE DEPTH NODES, one position a line "
                 "(see kingme/engine/book.py); grown by `kingme book build`\n"
             )
-        for done, (_, moves) in enumerate(ballot_openings()[:ballots]):
-            game = Game(moves=moves)
-            for ply in range(plies):
-                if progress:
-                    progress(done * plies + ply, ballots * plies)
-                if game.is_over:
-                    break
-                legal = game.legal_moves()
-                known = book.get(game.board)
-                if len(legal) > 1 and (known is None or known.nodes < nodes):
-                    result = analyse(game, 64, nodes)
-                    entry = Entry(game.board.fen(), str(result.move), result.score, result.depth, nodes)
+        if workers > 1:
+            # Spawned, as the match's workers are: a forked numba process can deadlock.
+            pool = stack.enter_context(multiprocessing.get_context("spawn").Pool(workers))
+            grow = functools.partial(_grown_line, book=book, plies=plies, nodes=nodes)
+            finished: Iterable[list[Entry]] = pool.imap_unordered(grow, lines, chunksize=1)
+        else:
+            finished = (_grown_line(moves, book, plies, nodes, out) for moves in lines)
+        for done, entries in enumerate(finished):
+            if progress:
+                progress(done * plies, ballots * plies)
+            for entry in entries:
+                if workers > 1:
                     out.write(entry.line() + "\n")
                     out.flush()
-                    book = book.added(entry)
-                    added += 1
-                game.push(legal[0] if len(legal) == 1 else book.move(game.board))
+                book = book.added(entry)
+            added += len(entries)
         if progress:
             progress(ballots * plies, ballots * plies)
     return added
+
+
+def _grown_line(moves: Sequence[str], book: Book, plies: int, nodes: int, out: TextIO | None = None) -> list[Entry]:
+    """The new entries of one ballot's main line (the ballot's ``moves``, then ``plies`` plies
+    of the book's moves, each position the book lacks at ``nodes`` searched), each written to
+    ``out`` as soon as it is found when given. Another process's line may reach a position this
+    one searches too (a transposition): both searches are the same, so either line serves."""
+    from kingme.engine.analysis import analyse  # the search (numba): not for ``book build --help``
+
+    game = Game(moves=moves)
+    entries: list[Entry] = []
+    for _ in range(plies):
+        if game.is_over:
+            break
+        legal = game.legal_moves()
+        known = book.get(game.board)
+        if len(legal) > 1 and (known is None or known.nodes < nodes):
+            result = analyse(game, 64, nodes)
+            entry = Entry(game.board.fen(), str(result.move), result.score, result.depth, nodes)
+            if out is not None:
+                out.write(entry.line() + "\n")
+                out.flush()
+            book = book.added(entry)
+            entries.append(entry)
+        game.push(legal[0] if len(legal) == 1 else book.move(game.board))
+    return entries

@@ -100,3 +100,10 @@ def test_book_build_names_a_bad_book_file_and_leaves_it_as_it_was(tmp_path: Path
     assert bad.read_text() == "garbage line\n"
     assert main(["book", "build", "--file", str(tmp_path), "--ballots", "1", "--plies", "1", "--nodes", "10"]) == 2
     assert "is a directory" in capsys.readouterr().err
+
+
+def test_a_build_in_two_processes_writes_the_same_book_as_one(tmp_path: Path) -> None:
+    one, two = tmp_path / "one.txt", tmp_path / "two.txt"
+    assert build(one, ballots=3, plies=2, nodes=1_000) == build(two, ballots=3, plies=2, nodes=1_000, workers=2)
+    # The same lines, perhaps in another order: each ballot's line is written when it ends.
+    assert sorted(one.read_text().splitlines()) == sorted(two.read_text().splitlines())
