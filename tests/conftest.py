@@ -6,7 +6,9 @@ of several suites, so they all use this session's browser rather than starting t
 
 Every test, and every server a test starts, reads its endgame tables from the suite's own folder
 (``SUITE_EGDB_DIR``, the small set built there on first use), so the suite gives the same
-answers on every machine, whatever larger sets a developer has built in the default folder.
+answers on every machine, whatever larger sets a developer has built in the default folder; and
+no ``kingme serve`` a test starts builds a larger set there in the background
+(``KINGME_EGDB_PIECES=0``: the 6-piece set would take a quarter of an hour and 4 GB).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from browser_support import kingme_serve
 
 SUITE_EGDB_DIR = Path(tempfile.gettempdir()) / f"kingme-tests-egdb-{os.getuid()}"
 os.environ["KINGME_EGDB_DIR"] = str(SUITE_EGDB_DIR)
+os.environ["KINGME_EGDB_PIECES"] = "0"
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [

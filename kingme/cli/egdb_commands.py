@@ -19,15 +19,18 @@ from kingme.cli.progress import ProgressBar
 from kingme.engine.egdb import (
     MAX_PIECES,
     MAX_PLIES,
+    BuildCount,
     DatabaseError,
     Material,
     Tables,
     TooManyPieces,
     build,
+    build_lock,
     default_directory,
     estimate_build,
     is_loss,
     is_win,
+    largest_built,
     load,
     plies,
     probe,
@@ -35,7 +38,6 @@ from kingme.engine.egdb import (
 )
 from kingme.engine.egdb.index import materials
 from kingme.engine.egdb.moves import move_value, value
-from kingme.engine.egdb.storage import table_path
 from kingme.rules import Board
 
 if TYPE_CHECKING:
@@ -52,24 +54,19 @@ class _BuildProgress:
     """One bar over the positions of every material, fed slice counts material by material."""
 
     def __init__(self, max_pieces: int) -> None:
-        self._sizes = {material: material.size for material in materials(max_pieces)}
-        self._before: dict[Material, int] = {}
-        finished = 0
-        for material, size in self._sizes.items():
-            self._before[material] = finished
-            finished += size
-        self._total = finished
+        self._count = BuildCount(max_pieces)
         self._bar = ProgressBar("positions")
 
     def __call__(self, material: Material, done: int, total: int) -> None:
-        self._bar(self._before[material] + self._sizes[material] * done // max(total, 1), self._total)
+        self._bar(self._count.positions(material, done, total), self._count.total)
 
 
 def _run_build(args: argparse.Namespace) -> int:
     directory = _directory(args)
-    print(f"building every ending of at most {args.pieces} pieces into {directory}", flush=True)
-    started = time.perf_counter()
-    reports = build(directory, args.pieces, _BuildProgress(args.pieces))
+    with build_lock(directory):  # not beside a server's background build, nor another command's
+        print(f"building every ending of at most {args.pieces} pieces into {directory}", flush=True)
+        started = time.perf_counter()
+        reports = build(directory, args.pieces, _BuildProgress(args.pieces))
     for report in reports:
         how = "kept" if report.reused else f"{report.seconds:6.1f} s"
         print(
@@ -125,17 +122,11 @@ def _run_estimate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _largest_present(directory: Path) -> int:
-    """The most pieces whose every table is in ``directory``."""
-    for pieces in range(MAX_PIECES, 1, -1):
-        if all(table_path(directory, material).exists() for material in materials(pieces)):
-            return pieces
-    raise DatabaseError(f"{directory}: no complete endgame database (build one with `kingme egdb build`)")
-
-
 def _run_verify(args: argparse.Namespace) -> int:
     directory = _directory(args)
-    pieces = args.pieces or _largest_present(directory)
+    pieces = args.pieces or largest_built(directory)
+    if not pieces:
+        raise DatabaseError(f"{directory}: no complete endgame database (build one with `kingme egdb build`)")
     names = {material.name: material for material in materials(pieces)}
     unknown = sorted(set(args.table or ()) - set(names))
     if unknown:

@@ -15,6 +15,7 @@ def serve(args: argparse.Namespace) -> int:
 
     from kingme.server.app import create_app
     from kingme.server.connection_limits import ConnectionLimits, uvicorn_options
+    from kingme.server.endgame_tables import show_log
     from kingme.server.gc_tuning import tune_server
     from kingme.server.preflight import check_settings, listening_socket
     from kingme.server.settings import Settings
@@ -24,6 +25,7 @@ def serve(args: argparse.Namespace) -> int:
     sock = listening_socket(args.host, args.port)
     app = create_app(settings)
     tune_server()
+    show_log()
     print(f"kingme: serving on http://{args.host}:{args.port} (Ctrl+C stops)", flush=True)
     options = uvicorn_options(ConnectionLimits.from_env())
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level, **options)

@@ -11,12 +11,14 @@ from __future__ import annotations
 import contextlib
 import functools
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from kingme.engine import egdb, movegen
 from kingme.engine import search as core
 from kingme.engine.egdb import moves as egdb_moves
+from kingme.engine.egdb import storage
 from kingme.engine.egdb.database import SMALL_PIECES
 from kingme.game import Game
 from kingme.rules import Board, Move
@@ -92,19 +94,79 @@ def _principal_variation(board: Board, first: Move, work: np.ndarray, length: in
     return tuple(line)
 
 
-@functools.cache
+class TableShelf:
+    """The endgame tables one process plays with, from one directory: the largest complete set
+    there, loaded on first use (the small set built there when missing), and then any larger
+    set that appears while the process runs — a build in the background (``kingme serve``) or
+    by hand finishing — taken up at the next call, so engine workers switch without a restart.
+
+    Looking costs a ``stat`` of each larger set's file per call (microseconds, against a search
+    of milliseconds), the file a build writes last, by rename: a set is never taken up half
+    built. Taking one up is a ``load`` (seconds at six pieces, mostly the set file's checksum),
+    paid once by the search that first asks. A set file that fails to load is not tried again
+    until it changes."""
+
+    def __init__(self, directory: Path, first_use: int = SMALL_PIECES) -> None:
+        self.directory = directory
+        self._first_use = first_use
+        self._tables: egdb.Tables | None = None
+        self._loaded = False
+        #: Each larger set's file as last tried (``_marker``), so a bad one is not tried again.
+        self._tried: dict[int, tuple[int, int, int] | None] = {}
+
+    def tables(self) -> egdb.Tables | None:
+        """The largest set loaded so far; ``None`` when not even the small set could be had (an
+        unwritable directory: the engine then searches)."""
+        if not self._loaded:
+            self._loaded = True
+            self._tables = self._first_load()
+        elif self._held() < egdb.MAX_PIECES:
+            self._take_up_larger()
+        return self._tables
+
+    def _held(self) -> int:
+        return self._tables.max_pieces if self._tables is not None else 0
+
+    def _first_load(self) -> egdb.Tables | None:
+        for pieces in range(egdb.MAX_PIECES, self._first_use, -1):
+            self._tried[pieces] = self._marker(pieces)
+            with contextlib.suppress(egdb.DatabaseError, OSError):
+                return egdb.load(self.directory, pieces)
+        try:
+            return egdb.load_or_build(self.directory, self._first_use)
+        except (egdb.DatabaseError, OSError):
+            return None
+
+    def _take_up_larger(self) -> None:
+        for pieces in range(egdb.MAX_PIECES, self._held(), -1):
+            marker = self._marker(pieces)
+            if marker is None or marker == self._tried.get(pieces):
+                continue
+            self._tried[pieces] = marker
+            with contextlib.suppress(egdb.DatabaseError, OSError):
+                self._tables = egdb.load(self.directory, pieces)
+                return
+
+    def _marker(self, pieces: int) -> tuple[int, int, int] | None:
+        """The set file's identity (inode, time, size), ``None`` while there is none."""
+        try:
+            status = storage.set_path(self.directory, pieces).stat()
+        except OSError:
+            return None
+        return status.st_ino, status.st_mtime_ns, status.st_size
+
+
+@functools.lru_cache(maxsize=1)
+def _shelf(directory: Path) -> TableShelf:
+    return TableShelf(directory)
+
+
 def endgame_tables() -> egdb.Tables | None:
-    """The largest complete set of endgame tables in ``egdb.default_directory()``, loaded once
-    per process; the small set (at most 4 pieces) is built there on first use when missing.
-    ``None`` when not even that can be had (an unwritable home): the engine then searches."""
-    directory = egdb.default_directory()
-    for pieces in range(egdb.MAX_PIECES, SMALL_PIECES, -1):
-        with contextlib.suppress(egdb.DatabaseError, OSError):
-            return egdb.load(directory, pieces)
-    try:
-        return egdb.load_or_build(directory, SMALL_PIECES)
-    except (egdb.DatabaseError, OSError):
-        return None
+    """The engine's endgame tables: the largest complete set in ``egdb.default_directory()``,
+    loaded once per process and replaced by a larger one when it appears (``TableShelf``); the
+    small set (at most 4 pieces) is built there on first use when missing. ``None`` when not
+    even that can be had (an unwritable home): the engine then searches."""
+    return _shelf(egdb.default_directory()).tables()
 
 
 def _database_result(board: Board, quiet: int, pieces: int, tables: egdb.Tables) -> SearchResult | None:

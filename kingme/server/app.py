@@ -25,7 +25,7 @@ from starlette.routing import Match, Mount
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kingme.game import Game
-from kingme.server import analysis, api, daily, online, review, static_files
+from kingme.server import analysis, api, daily, endgame_tables, online, review, static_files
 from kingme.server.edge import CODES, Edge, EdgeSettings, refusal
 from kingme.server.extension import ExtensionFactory
 from kingme.server.settings import Settings
@@ -34,7 +34,13 @@ from kingme.server.settings import Settings
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
 #: The server's optional parts, in mounting order; adding one is one line here (its factory).
-EXTENSIONS: tuple[ExtensionFactory, ...] = (daily.extension, review.extension, online.extension, analysis.extension)
+EXTENSIONS: tuple[ExtensionFactory, ...] = (
+    daily.extension,
+    review.extension,
+    online.extension,
+    analysis.extension,
+    endgame_tables.extension,
+)
 
 #: Headers on every answer: nothing loads from elsewhere, nothing is sniffed or framed.
 SECURITY_HEADERS = [

@@ -3,6 +3,8 @@
 With nothing set, kingme runs on its embedded defaults: SQLite in the data directory and
 in-process pub/sub. ``KINGME_DATABASE_URL`` (a ``postgresql://`` URL) and ``KINGME_REDIS_URL``
 (a ``redis://`` URL) switch to PostgreSQL and Redis so several processes can share rooms.
+``KINGME_EGDB_PIECES`` says which endgame tables ``kingme serve`` builds in the background
+(``kingme.server.endgame_tables``).
 """
 
 from __future__ import annotations
@@ -12,7 +14,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from kingme.server.environment import whole_number
+from kingme.server.environment import one_of, whole_number
+
+#: What ``KINGME_EGDB_PIECES`` may be: 5 or 6, the set ``kingme serve`` builds in the background
+#: when the tables' directory holds a smaller one; 0 or 4, no background build (the engine
+#: builds the 4-piece set on first use in any case: ``egdb.SMALL_PIECES``, and 6 is
+#: ``egdb.MAX_PIECES``; kept as numbers here so that reading the settings loads no engine).
+EGDB_PIECES_CHOICES = (0, 4, 5, 6)
+#: ``kingme serve``'s default: the largest set, with which the engine plays its best.
+EGDB_PIECES = 6
 
 
 def _default_data_dir() -> Path:
@@ -28,6 +38,9 @@ class Settings:
     database_url: str | None = None
     redis_url: str | None = None
     engine_workers: int = 2
+    #: The endgame tables to build in the background (``KINGME_EGDB_PIECES``). Settings made in
+    #: code, as tests make them, build none unless they say so; ``from_env`` defaults to 6.
+    egdb_pieces: int = 0
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> Settings:
@@ -37,6 +50,7 @@ class Settings:
             database_url=env.get("KINGME_DATABASE_URL") or None,
             redis_url=env.get("KINGME_REDIS_URL") or None,
             engine_workers=workers,
+            egdb_pieces=one_of(env, "KINGME_EGDB_PIECES", EGDB_PIECES, EGDB_PIECES_CHOICES),
         )
 
     @property

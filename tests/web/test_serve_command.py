@@ -70,7 +70,14 @@ def test_serve_refuses_a_port_in_use(tmp_path, monkeypatch, capsys):
 
 
 @pytest.mark.parametrize(
-    ("variable", "value"), [("KINGME_HANDSHAKE_TIMEOUT", "forever"), ("KINGME_REDIS_PREFIX", "a:b c")]
+    ("variable", "value"),
+    [
+        ("KINGME_HANDSHAKE_TIMEOUT", "forever"),
+        ("KINGME_REDIS_PREFIX", "a:b c"),
+        ("KINGME_EGDB_PIECES", "7"),
+        ("KINGME_EGDB_PIECES", "3"),
+        ("KINGME_EGDB_PIECES", "six"),
+    ],
 )
 def test_serve_refuses_a_bad_setting(tmp_path, monkeypatch, capsys, variable, value):
     monkeypatch.setenv("KINGME_DATA_DIR", str(tmp_path))

@@ -23,6 +23,8 @@ API for the engine (all compiled; call from numba code or Python alike)::
     tables = load(directory, max_pieces)          # Python: MissingTable / CorruptTable on error
     tables = load_or_build(directory, max_pieces) # the same, building the small (<= 4) set if absent
     directory = default_directory()               # $KINGME_EGDB_DIR or ~/.local/share/kingme/egdb
+    pieces = largest_built(directory)             # the largest set whose files are all there (0: none)
+    with build_lock(directory): ...               # one build at a time (BuildBusy if another runs)
     value = probe(tables.offsets, tables.values, black, white, kings, black_to_move)
 
 ``black``, ``white`` and ``kings`` are the engine's 32-bit boards (bit ``i`` is square
@@ -48,15 +50,21 @@ from __future__ import annotations
 
 from kingme.engine.egdb.database import (
     MAX_PIECES,
+    SMALL_PIECES,
+    BuildBusy,
+    BuildCount,
     BuildEstimate,
     MaterialReport,
     Tables,
     TooManyPieces,
     build,
+    build_lock,
     default_directory,
     estimate_build,
+    largest_built,
     load,
     load_or_build,
+    take_build_lock,
     verify_tables,
 )
 from kingme.engine.egdb.index import Material
@@ -79,8 +87,11 @@ __all__ = [
     "LOSS",
     "MAX_PIECES",
     "MAX_PLIES",
+    "SMALL_PIECES",
     "UNKNOWN",
     "WIN",
+    "BuildBusy",
+    "BuildCount",
     "BuildEstimate",
     "CorruptTable",
     "DatabaseError",
@@ -90,14 +101,17 @@ __all__ = [
     "Tables",
     "TooManyPieces",
     "build",
+    "build_lock",
     "default_directory",
     "estimate_build",
     "is_loss",
     "is_win",
+    "largest_built",
     "load",
     "load_or_build",
     "plies",
     "probe",
+    "take_build_lock",
     "verify_tables",
     "within_rule",
 ]

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import random
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,12 +23,19 @@ from kingme.engine.egdb.storage import DatabaseError
 MAX_PIECES = 6
 #: Sets this small are built on first use by ``load_or_build`` (seconds), not shipped.
 SMALL_PIECES = 4
-#: Positions handed to compiled code at a time, so progress is reported between them.
+#: Positions handed to compiled code at a time, so progress is reported between them (and a
+#: stopped build stops between them: 2 million six-piece positions are about a second of work).
 _CHUNK = 2_000_000
+#: The file ``take_build_lock`` locks in a database directory (empty, and left there).
+LOCK_NAME = "build.lock"
 
 
 class TooManyPieces(DatabaseError):
     """More pieces than the database can hold or than was asked for."""
+
+
+class BuildBusy(DatabaseError):
+    """Another process is building into the directory: it holds the directory's build lock."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -75,12 +84,76 @@ class BuildEstimate:
 Progress = Callable[[Material, int, int], None]
 
 
+class BuildCount:
+    """How many positions of a set are done, from ``Progress`` calls: each material's slices
+    weighted by its positions, so that the share done (``positions(...) / total``) moves as
+    the work does — a 6-piece table is 100,000 times a 3-piece one. What the command's
+    progress bar and a server's report of its background build show."""
+
+    def __init__(self, max_pieces: int) -> None:
+        self.total = 0
+        self._before: dict[Material, int] = {}
+        for material in materials(max_pieces):
+            self._before[material] = self.total
+            self.total += material.size
+
+    def positions(self, material: Material, done: int, total: int) -> int:
+        """Positions done once ``done`` of ``material``'s ``total`` slices are."""
+        return self._before[material] + material.size * done // max(total, 1)
+
+
 def default_directory() -> Path:
     """``$KINGME_EGDB_DIR``, else ``$XDG_DATA_HOME/kingme/egdb`` (``~/.local/share/kingme/egdb``)."""
     if os.environ.get("KINGME_EGDB_DIR"):
         return Path(os.environ["KINGME_EGDB_DIR"])
     data = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
     return Path(data) / "kingme" / "egdb"
+
+
+def largest_built(directory: Path) -> int:
+    """The most pieces whose every table file is in ``directory`` (0 when not even the 2-piece
+    set is): the set ``load`` would be asked for. Only looks for the files (a ``stat`` each, a
+    missing one ends the look at its size), so it is cheap enough for a status page; ``load``
+    checks them."""
+    for pieces in range(MAX_PIECES, 1, -1):
+        if all(storage.table_path(directory, material).exists() for material in materials(pieces)):
+            return pieces
+    return 0
+
+
+def take_build_lock(directory: Path) -> int:
+    """An open descriptor of ``directory``'s ``build.lock``, locked (``fcntl.flock``, exclusive,
+    made with the directory when missing): one build at a time in a directory, whoever runs it
+    — ``kingme egdb build``, or the background build of one of several ``kingme serve`` sharing
+    the directory. The lock lasts until every copy of the descriptor is closed, so a child
+    process handed a copy holds it as long as it runs, and a process that dies releases its
+    own. ``BuildBusy`` when another holds it, ``OSError`` when the directory cannot be made or
+    written. (``load_or_build`` takes no lock: two processes building the small set at once
+    both rename whole files, and a player never waits for a lock.)"""
+    directory.mkdir(parents=True, exist_ok=True)
+    descriptor = os.open(directory / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(descriptor)
+        raise BuildBusy(
+            f"{directory}: another process is building endgame tables there (a `kingme serve` or"
+            " `kingme egdb build`); wait for it to end, or stop it"
+        ) from None
+    except OSError:
+        os.close(descriptor)
+        raise
+    return descriptor
+
+
+@contextmanager
+def build_lock(directory: Path) -> Iterator[None]:
+    """``take_build_lock`` for the length of a block."""
+    descriptor = take_build_lock(directory)
+    try:
+        yield
+    finally:
+        os.close(descriptor)
 
 
 def _check_pieces(max_pieces: int) -> None:
@@ -135,6 +208,9 @@ def load(directory: Path, max_pieces: int) -> Tables:
     processes that load the same set then share its memory."""
     _check_pieces(max_pieces)
     found = materials(max_pieces)
+    for material in found:  # a set still being built is refused before any file is read
+        if not storage.table_path(directory, material).exists():
+            raise storage.missing_table(directory, material)
     checksums = [storage.table_checksum(directory, material) for material in found]
     if None not in checksums:
         offsets, total = _offsets(found)

@@ -7,8 +7,9 @@ name) is a 36-byte header followed by the table compressed with zlib::
     | compressed length u64 | CRC-32 of the compressed bytes u32          (little-endian)
 
 It is written to ``<name>.tmp``, flushed to disk, renamed over the final name and the directory
-flushed too, so a crash leaves either the whole previous state or the whole new file; a stray
-``.tmp`` is ignored and overwritten. On reading, the header, the file's length, the checksum and
+flushed too, so a crash leaves either the whole previous state or the whole new file; a write
+stopped by an exception (a stopped build) removes its ``.tmp``, and a stray one (a killed
+process) is ignored and overwritten. On reading, the header, the file's length, the checksum and
 the decompressed length are all checked, and any mismatch raises ``CorruptTable`` naming the
 file: a damaged file is never read as values.
 
@@ -36,7 +37,10 @@ from __future__ import annotations
 import os
 import struct
 import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 
@@ -70,9 +74,23 @@ def table_path(directory: Path, material: Material) -> Path:
     return directory / f"{material.name}.v{FORMAT_VERSION}{SUFFIX}"
 
 
-def _replace_durably(temporary: Path, final: Path) -> None:
-    """Rename a flushed ``temporary`` over ``final`` and flush the directory, so a crash leaves
-    either the old file or the whole new one."""
+@contextmanager
+def _written(final: Path) -> Iterator[BinaryIO]:
+    """A file to write ``final``'s bytes into: ``<final>.tmp``, flushed to disk and renamed over
+    ``final`` when the block ends, then the directory flushed, so a crash leaves either the old
+    file or the whole new one. A block left by an exception (a full disk, or the ``SystemExit``
+    that stops a background build on SIGTERM) removes the temporary file: a stopped build leaves
+    no half-written 3 GB set file behind."""
+    temporary = final.with_name(final.name + ".tmp")
+    file = open(temporary, "wb")  # noqa: SIM115 - closed below; a failed open leaves nothing to remove
+    try:
+        with file:
+            yield file
+            file.flush()
+            os.fsync(file.fileno())
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
     os.replace(temporary, final)
     descriptor = os.open(final.parent, os.O_RDONLY)
     try:
@@ -95,15 +113,23 @@ def write_table(directory: Path, material: Material, table: np.ndarray) -> int:
         len(payload),
         zlib.crc32(payload),
     )
-    final = table_path(directory, material)
-    temporary = final.with_name(final.name + ".tmp")
-    with open(temporary, "wb") as file:
+    with _written(table_path(directory, material)) as file:
         file.write(header)
         file.write(payload)
-        file.flush()
-        os.fsync(file.fileno())
-    _replace_durably(temporary, final)
     return _HEADER.size + len(payload)
+
+
+def missing_table(directory: Path, material: Material) -> MissingTable:
+    """The error for a material whose file is not in ``directory``, naming a file of format
+    version 1 when one is there instead."""
+    old = directory / f"{material.name}{SUFFIX}"  # version 1's name
+    why = (
+        f"; {old.name} beside it is of format version 1, whose distances are not capped at the 80-ply rule,"
+        " and is not read"
+        if old.exists()
+        else ""
+    )
+    return MissingTable(f"{table_path(directory, material)}: missing{why} (build it with `kingme egdb build`)")
 
 
 def read_table(directory: Path, material: Material, into: np.ndarray) -> None:
@@ -113,14 +139,7 @@ def read_table(directory: Path, material: Material, into: np.ndarray) -> None:
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        old = directory / f"{material.name}{SUFFIX}"  # version 1's name
-        why = (
-            f"; {old.name} beside it is of format version 1, whose distances are not capped at the 80-ply rule,"
-            " and is not read"
-            if old.exists()
-            else ""
-        )
-        raise MissingTable(f"{path}: missing{why} (build it with `kingme egdb build`)") from None
+        raise missing_table(directory, material) from None
     if len(data) < _HEADER.size:
         raise CorruptTable(f"{path}: truncated ({len(data)} bytes, not even a header)")
     magic, version, bk, bm, wk, wm, length, compressed, checksum = _HEADER.unpack_from(data)
@@ -174,14 +193,9 @@ def write_set(directory: Path, max_pieces: int, values: np.ndarray, checksums: l
     """Store ``values`` (every table of at most ``max_pieces`` pieces, in load order) as the set
     file, tied to the material files by their ``checksums``; crash-safe like a table."""
     header = _SET_HEADER.pack(SET_MAGIC, FORMAT_VERSION, max_pieces, values.size, zlib.crc32(values.data))
-    final = set_path(directory, max_pieces)
-    temporary = final.with_name(final.name + ".tmp")
-    with open(temporary, "wb") as file:
+    with _written(set_path(directory, max_pieces)) as file:
         file.write(header + struct.pack(f"<{len(checksums)}I", *checksums))
         values.tofile(file)
-        file.flush()
-        os.fsync(file.fileno())
-    _replace_durably(temporary, final)
 
 
 def map_set(directory: Path, max_pieces: int, length: int, checksums: list[int]) -> np.ndarray | None:
