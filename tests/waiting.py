@@ -22,9 +22,17 @@ WAIT_SECONDS = 30
 LOOK_SECONDS = 0.05
 
 
+def wait_until(condition: Callable[[], bool], what: str) -> None:
+    """Return once ``condition()`` holds; fail the test with ``what`` (the state that never came)
+    if it still does not after ``WAIT_SECONDS``."""
+    deadline = time.monotonic() + WAIT_SECONDS
+    while not condition():
+        assert time.monotonic() < deadline, f"{what}: not so after {WAIT_SECONDS} s"
+        time.sleep(LOOK_SECONDS)
+
+
 async def until(condition: Callable[[], bool], what: str) -> None:
-    """Return once ``condition()`` holds, the event loop running on between the looks; fail the
-    test with ``what`` (the state that never came) if it still does not after ``WAIT_SECONDS``."""
+    """``wait_until`` for asyncio code: the event loop runs on between the looks."""
     deadline = time.monotonic() + WAIT_SECONDS
     while not condition():
         assert time.monotonic() < deadline, f"{what}: not so after {WAIT_SECONDS} s"

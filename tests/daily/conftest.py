@@ -7,7 +7,9 @@ from datetime import date
 from typing import Any
 
 import pytest
+from browser_support import WAIT_MS
 from starlette.testclient import TestClient
+from waiting import wait_until
 
 from kingme.daily.puzzles import Collection, Puzzle
 from kingme.engine import choose_move
@@ -78,7 +80,6 @@ def daily_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app on a free port, in a thread: instant engine, the small collection, today fixed."""
     import socket
     import threading
-    import time
 
     import uvicorn
 
@@ -92,11 +93,9 @@ def daily_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            pytest.fail("the daily test server did not start")
-        time.sleep(0.05)
+    wait_until(lambda: server.started or not thread.is_alive(), "the daily test server started or stopped")
+    if not server.started:
+        pytest.fail("the daily test server stopped at start-up")
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(timeout=10)
@@ -112,7 +111,7 @@ def chromium(browser: Any) -> Any:
 def page(chromium: Any, daily_server: str) -> Iterator[Any]:
     """A fresh page (its own storage) on the app, ready; fails the test on any page error."""
     context = chromium.new_context(viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
-    context.set_default_timeout(15_000)
+    context.set_default_timeout(WAIT_MS)
     tab = context.new_page()
     errors: list[str] = []
     tab.on("pageerror", lambda error: errors.append(str(error)))

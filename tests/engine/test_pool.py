@@ -8,12 +8,11 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from async_support import run
-from waiting import WAIT_SECONDS, until
+from waiting import WAIT_SECONDS, until, wait_until
 
 from kingme.engine import choose_move, hint
 from kingme.engine.pool import EnginePool
@@ -110,10 +109,8 @@ def test_the_workers_leave_when_the_process_that_owns_the_pool_is_killed(tmp_pat
         assert workers
         os.kill(owner.pid, signal.SIGKILL)
         owner.wait()
-        deadline = time.monotonic() + 15
-        while time.monotonic() < deadline and any(_alive(pid) for pid in workers):
-            time.sleep(0.2)
-        assert not any(_alive(pid) for pid in workers)
+        # Each worker looks for its parent every second (``_watch_parent``).
+        wait_until(lambda: not any(_alive(pid) for pid in workers), "the workers left")
     finally:
         owner.kill()
 

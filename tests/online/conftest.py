@@ -16,6 +16,7 @@ from typing import Any
 import async_support
 import pytest
 import uvicorn
+from waiting import WAIT_SECONDS, wait_until
 
 from kingme.server.connection_limits import ConnectionLimits, uvicorn_options
 from kingme.server.online import OnlineConfig, OnlineServer
@@ -124,11 +125,9 @@ class ThreadedServer:
 
     def __enter__(self) -> ThreadedServer:
         self.thread.start()
-        deadline = time.monotonic() + 20
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("the test server did not start")
-            time.sleep(0.02)
+        wait_until(lambda: self.server.started or not self.thread.is_alive(), "the test server started or stopped")
+        if not self.server.started:
+            raise RuntimeError("the test server stopped at start-up")
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -136,7 +135,10 @@ class ThreadedServer:
         self.thread.join(timeout=10)
 
 
-TEST_CONFIG = OnlineConfig(rooms_per_hour=10_000, messages_per_second=100, hello_timeout=2.0, max_missed=4)
+#: Limits for tests: rooms and messages as many as a test needs; a hello allowed as long as a
+#: test waits for anything (``waiting.WAIT_SECONDS``), so that a client slowed down between its
+#: connection and its hello is never turned away (the hello's timeout has a test of its own).
+TEST_CONFIG = OnlineConfig(rooms_per_hour=10_000, messages_per_second=100, hello_timeout=WAIT_SECONDS, max_missed=4)
 
 
 @pytest.fixture

@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+from dataclasses import replace
 
 import pytest
+from waiting import WAIT_SECONDS
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
@@ -14,6 +16,8 @@ from kingme.server.online import OnlineConfig
 from kingme.server.online.client import RoomClient, http_json
 from kingme.server.online.wire import CLIENT_MESSAGES, MAX_MESSAGE_BYTES
 from kingme.server.settings import Settings
+
+from .conftest import TEST_CONFIG, Lobby
 
 
 async def version_of(client: RoomClient) -> int:
@@ -242,30 +246,36 @@ def test_origins_on_the_allowed_list_may_open_websockets(tmp_path, run, make_ser
         run(scenario(server))
 
 
-def test_a_flood_of_messages_is_rate_limited(lobby, run):
-    async def scenario():
-        table = await lobby.table()
-        for _ in range(40):
+#: A seat's messages a second in the flood test: so slow a refill (one message in 1,000 s) that
+#: the test, however slowly it runs, sees the burst alone.
+FLOOD_RATE = 0.001
+
+
+def test_a_flood_of_messages_gets_the_burst_answered_and_the_rest_refused(tmp_path, run, make_server):
+    config = replace(TEST_CONFIG, messages_per_second=FLOOD_RATE)
+    burst = config.message_burst
+
+    async def scenario(server) -> list[str]:
+        table = await Lobby(server).table()
+        for _ in range(2 * burst):
             await table.black.send({"type": "ping"})
-        codes = []
-        with pytest.raises(TimeoutError):
-            while True:
-                message = await table.black.receive("pong", "error", timeout=1)
-                codes.append(message.get("code", "pong"))
-        assert "rate_limited" in codes and codes.count("pong") >= 10
+        return [(await table.black.receive("pong", "error")).get("code", "pong") for _ in range(2 * burst)]
 
-    run(scenario())
+    with make_server(Settings(data_dir=tmp_path), config) as server:
+        assert run(scenario(server)) == ["pong"] * burst + ["rate_limited"] * burst
 
 
-def test_a_silent_connection_is_closed_after_the_hello_timeout(lobby, run):
-    async def scenario():
-        table = await lobby.table()
-        async with connect(f"{lobby.server.ws}/ws/rooms/{table.room}") as raw:
-            assert json.loads(await asyncio.wait_for(raw.recv(), 5))["code"] == "hello_timeout"
+def test_a_silent_connection_is_closed_after_the_hello_timeout(tmp_path, run, make_server):
+    async def scenario(server) -> None:
+        room = (await Lobby(server).create())["room"]
+        async with connect(f"{server.ws}/ws/rooms/{room}") as raw:
+            assert json.loads(await asyncio.wait_for(raw.recv(), WAIT_SECONDS))["code"] == "hello_timeout"
             with pytest.raises(ConnectionClosed):
-                await asyncio.wait_for(raw.recv(), 5)
+                await asyncio.wait_for(raw.recv(), WAIT_SECONDS)
 
-    run(scenario())
+    # One second, so that the test is quick; it waits for the server to close, not for a delay.
+    with make_server(Settings(data_dir=tmp_path), replace(TEST_CONFIG, hello_timeout=1.0)) as server:
+        run(scenario(server))
 
 
 def test_a_move_the_database_fails_to_store_is_refused_and_not_played(lobby, run):

@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 import pytest
 from async_support import run
 from starlette.testclient import TestClient
+from waiting import WAIT_SECONDS
 
 from kingme.game import Game
 from kingme.review.lines import Lines
@@ -215,7 +216,7 @@ def test_a_stream_whose_client_leaves_while_it_waits_for_a_slot_takes_none(monke
         engine.gate.release()
         first = await holder
         engine.gate.release()
-        later = await asyncio.wait_for(_collect(engine, visitors.begin("10.0.0.3")), timeout=5)
+        later = await asyncio.wait_for(_collect(engine, visitors.begin("10.0.0.3")), timeout=WAIT_SECONDS)
         return first, later
 
     assert run(scenario()) == ([1], [1])

@@ -16,6 +16,12 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from kingme.server.online.wire import Hello
 
+#: Seconds ``RoomClient`` waits for the server's next message before it gives up: a bound only,
+#: so that a server that stopped answering fails a test or a script instead of hanging it, and
+#: a generous one (the test suite waits as long for anything), since a slow server on a loaded
+#: machine is not a broken one.
+ANSWER_SECONDS = 30.0
+
 
 def http_json(method: str, url: str, body: dict[str, Any] | None = None) -> tuple[int, dict[str, Any]]:
     """One JSON request (blocking; run it in a thread from async code). Returns (status, body)."""
@@ -47,7 +53,7 @@ class RoomClient:
         connection = await connect(f"{ws_base}/ws/rooms/{room}", **options)
         await connection.send(Hello(token, last_event).to_wire())
         while True:
-            answer = orjson.loads(await asyncio.wait_for(connection.recv(), timeout=10))
+            answer = orjson.loads(await asyncio.wait_for(connection.recv(), timeout=ANSWER_SECONDS))
             if answer["type"] == "welcome":
                 return cls(connection, answer)
             if answer["type"] == "error":
@@ -63,7 +69,7 @@ class RoomClient:
     async def send(self, message: dict[str, Any] | str | bytes) -> None:
         await self.connection.send(message if isinstance(message, (str, bytes)) else json.dumps(message))
 
-    async def receive(self, *types: str, timeout: float = 10) -> dict[str, Any]:
+    async def receive(self, *types: str, timeout: float = ANSWER_SECONDS) -> dict[str, Any]:
         """The next message (of one of ``types`` if given; others are read and skipped, a
         probe answered on the way)."""
         while True:
