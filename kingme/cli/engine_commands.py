@@ -107,6 +107,8 @@ def _sides(args: argparse.Namespace) -> tuple[Contestant, Contestant]:
     if (args.b is None) == (args.engine is None):
         raise ValueError("name the second contestant as LEVEL_B or as --engine CMD (one of them)")
     b = args.b or Contestant.external(args.engine)
+    for side in (args.a, b):
+        side.check()  # before the command prints the match's first line, which names them
     if args.equal_time:
         if b.engine is None:
             raise ValueError(f"--equal-time gives time to an external engine (--engine CMD); {b} plays by nodes")

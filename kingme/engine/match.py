@@ -24,6 +24,7 @@ import signal
 import subprocess
 import sys
 import time
+import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -79,7 +80,16 @@ class Contestant:
 
     def check(self) -> None:
         """Raise ``KingmeError`` unless this contestant can play (its level exists; only an
-        external engine plays by time)."""
+        external engine plays by time) and be named on one line: the match record's header and
+        the PDN's tags name it, and a line break in an engine command or a directory would split
+        them (a resumed match would then refuse its own record)."""
+        breaking = next((character for character in str(self) if _breaks_a_line(character)), None)
+        if breaking is not None:
+            what = f"engine command {self.engine!r}" if self.engine is not None else f"directory {self.frozen!r}"
+            raise KingmeError(
+                f"the {what} holds {breaking!r}, a control character or line separator; the match record "
+                "and the PDN name each contestant on one line"
+            )
         if self.engine is None:
             check_level(self.level)
             if self.equal_time:
@@ -106,6 +116,12 @@ class Contestant:
 
             return choose_move(game, self.level, self.nodes, book)
         return FrozenEngine.of(self.frozen).choose(game, self.level, self.nodes, book)
+
+
+def _breaks_a_line(character: str) -> bool:
+    """Whether ``character`` is a control character (a line break, a tab, an escape) or a line
+    or paragraph separator, which a reader of lines may split a line at."""
+    return unicodedata.category(character) in ("Cc", "Zl", "Zp")
 
 
 #: Runs in a process of its own with the frozen copy first on ``sys.path``: says ``ready`` once

@@ -66,3 +66,11 @@ def test_match_prints_wins_draws_losses_and_elo(capsys: pytest.CaptureFixture[st
     assert main(["match", "beginner", "random", "--openings", "1", "--workers", "1"]) == 0
     out = capsys.readouterr().out
     assert "games: 2" in out and "Elo difference:" in out
+
+
+def test_match_refuses_an_engine_command_with_a_line_break_before_printing_or_writing(tmp_path, capsys) -> None:
+    record = tmp_path / "match.txt"
+    assert main(["match", "random", "--engine", "kingme\nengine", "--record", str(record)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and not record.exists()
+    assert err.count("\n") == 1 and "the engine command 'kingme\\nengine' holds '\\n'" in err

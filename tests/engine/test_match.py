@@ -122,6 +122,27 @@ def test_the_games_of_a_match_are_written_as_pdn_that_replays_to_the_same_result
     assert winners.count("casual") == result.wins
 
 
+@pytest.mark.parametrize(
+    ("contestant", "named"),
+    [
+        (match.Contestant.external("kingme\nengine"), "the engine command 'kingme\\nengine' holds '\\n'"),
+        (match.Contestant.external("kingme engine\r"), "holds '\\r'"),
+        (match.Contestant.external("kingme\x1b[2Jengine"), "holds '\\x1b'"),
+        (match.Contestant.external("kingme\u2028engine"), "holds '\\u2028'"),
+        (match.Contestant("casual", frozen="/tmp/old\nkingme"), "the directory '/tmp/old\\nkingme' holds '\\n'"),
+    ],
+)
+def test_a_contestant_that_cannot_be_named_on_one_line_is_refused_before_anything_is_written(
+    tmp_path: Path, contestant: match.Contestant, named: str
+) -> None:
+    # The match record's header and the PDN's tags name each contestant on one line.
+    record, pdn = tmp_path / "match.txt", tmp_path / "games.pdn"
+    with pytest.raises(KingmeError, match="control character or line separator") as refused:
+        run_match("random", contestant, openings=1, workers=1, record=record, pdn=pdn)
+    assert named in str(refused.value)
+    assert not record.exists() and not pdn.exists()
+
+
 def test_a_pdn_file_that_cannot_be_written_is_refused_before_any_game_is_played(tmp_path: Path) -> None:
     with pytest.raises(KingmeError, match="cannot write the games there"):
         run_match("casual", "random", openings=1, workers=1, pdn=tmp_path)
@@ -138,6 +159,14 @@ for line in sys.stdin:
     elif line.startswith("go"):
         time.sleep(3600)
 """
+
+
+def _engine_command(program: str, tmp_path: Path, pids: Path) -> str:
+    """The command running ``program`` with ``pids`` as its argument; the program is written to
+    a file, since a contestant's command must fit on one line."""
+    path = tmp_path / "engine.py"
+    path.write_text(program)
+    return " ".join(shlex.quote(str(part)) for part in (sys.executable, path, pids))
 
 
 def _running(pid: int) -> bool:
@@ -172,7 +201,7 @@ def test_a_worker_ends_its_engines_even_when_stopped_inside_a_popen_method_holdi
 
 def test_a_match_stopped_by_sigterm_ends_the_engines_its_workers_started(tmp_path: Path) -> None:
     pids = tmp_path / "pids"
-    engine = f"{shlex.quote(sys.executable)} -c {shlex.quote(HANGING_ENGINE)} {shlex.quote(str(pids))}"
+    engine = _engine_command(HANGING_ENGINE, tmp_path, pids)
     argv = [sys.executable, "-m", "kingme", "match", "random", "--engine", engine, "--openings", "1", "--workers", "2"]
     # Not a pipe: engines left running would hold it open, and reading it would wait for them.
     errors = tmp_path / "stderr"
@@ -211,7 +240,7 @@ def test_a_finished_match_lets_its_workers_go_and_leaves_no_engine_running(tmp_p
     # The workers end on their own once every game is played (no signal: a worker killed while
     # holding the task queue's lock once left the match waiting for ever), ending their engines.
     pids = tmp_path / "pids"
-    engine = f"{shlex.quote(sys.executable)} -c {shlex.quote(COUNTED_ENGINE)} {shlex.quote(str(pids))}"
+    engine = _engine_command(COUNTED_ENGINE, tmp_path, pids)
     result = run_match("casual", match.Contestant.external(engine, nodes=2_000), openings=1, workers=2)
     assert result.wins + result.draws + result.losses == 2
     started = time.monotonic()
