@@ -127,8 +127,9 @@ def _breaks_a_line(character: str) -> bool:
 #: Runs in a process of its own with the frozen copy first on ``sys.path``: says ``ready`` once
 #: its compiled core is loaded (so that an equal-time match does not time the loading as a move),
 #: then reads one request (JSON) a line and answers the frozen engine's move a line. Only APIs
-#: every kingme version has: a request's ``book`` false switches the level's book off where its
-#: plan has one.
+#: every kingme version has: a request's ``nodes`` replace its level's budget and its ``book``
+#: false switches the level's book off where the level has a plan (``random``, which searches
+#: nothing, has none) and the plan a book.
 _FROZEN_PROGRAM = """
 import dataclasses, json, sys
 sys.path.insert(0, sys.argv[1])
@@ -144,14 +145,16 @@ getattr(player, "warm_up", lambda: None)()  # older copies compile on their firs
 print("ready", flush=True)
 for line in sys.stdin:
     ask = json.loads(line)
-    plan = levels.PLANS[ask["level"]]
-    changes = {"nodes": ask["nodes"]} if ask["nodes"] else {}
-    if not ask["book"] and "book" in {field.name for field in dataclasses.fields(plan)}:
-        changes["book"] = False
-    levels.PLANS[ask["level"]] = dataclasses.replace(plan, **changes)
+    plan = levels.PLANS.get(ask["level"])  # none for random, which searches nothing
+    if plan is not None:
+        changes = {"nodes": ask["nodes"]} if ask["nodes"] else {}
+        if not ask["book"] and "book" in {field.name for field in dataclasses.fields(plan)}:
+            changes["book"] = False
+        levels.PLANS[ask["level"]] = dataclasses.replace(plan, **changes)
     game = Game(Setup(ask["variant"], seed=ask["seed"]), ask["moves"])
     print(str(choose_move(game, ask["level"])), flush=True)
-    levels.PLANS[ask["level"]] = plan
+    if plan is not None:
+        levels.PLANS[ask["level"]] = plan
 """
 
 

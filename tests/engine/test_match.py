@@ -47,15 +47,16 @@ def test_elo_is_described_with_its_margin_or_as_not_measurable_when_one_side_tak
     assert MatchResult("a", "b", 4, 0, 0).describe_elo() == "not measurable: one side took every point"
 
 
-def test_a_frozen_copy_of_kingme_plays_from_its_own_process_exactly_as_in_process(tmp_path) -> None:
+@pytest.mark.parametrize("black", ["club", "random"])  # random: a level without a search plan
+def test_a_frozen_copy_of_kingme_plays_from_its_own_process_exactly_as_in_process(black: str) -> None:
     # The running package is its own frozen copy here: the same engine, so the same games.
     import kingme
     from kingme.engine.match import Contestant, GameTask, play_game
 
     here = str(Path(kingme.__file__).resolve().parent.parent)
     opening = tuple(ballot_openings()[5][1])
-    in_process = GameTask(opening, Contestant("club", 2_000), Contestant("casual", 2_000), "frozen-test")
-    frozen = GameTask(opening, Contestant("club", 2_000, here), Contestant("casual", 2_000, here), "frozen-test")
+    in_process = GameTask(opening, Contestant(black, 2_000), Contestant("casual", 2_000), "frozen-test")
+    frozen = GameTask(opening, Contestant(black, 2_000, here), Contestant("casual", 2_000, here), "frozen-test")
     assert play_game(frozen).moves == play_game(in_process).moves
 
 
