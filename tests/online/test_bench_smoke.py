@@ -12,8 +12,10 @@ from kingme.server.online.bench import Figures, bench_online, busy_processes, ch
 
 
 def test_the_online_benchmark_plays_games_and_reports_round_trips():
-    figures = in_thread(bench_online, games=2, seconds=1.5, think=0.05)
-    assert not figures.errors and len(figures.round_trips) > 4
+    # A round trip on loopback takes milliseconds: one in 3 s leaves a margin of a thousand, so a
+    # loaded machine cannot fail this (it asked for five in 1.5 s before, which it could).
+    figures = in_thread(bench_online, games=2, seconds=3, think=0.05)
+    assert not figures.errors and figures.round_trips
     printed = report(figures)
     assert "moves/s" in printed and "p99" in printed
 
