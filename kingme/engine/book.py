@@ -167,6 +167,8 @@ def build(
             grow = functools.partial(_grown_line, book=book, plies=plies, nodes=nodes)
             finished: Iterable[list[Entry]] = pool.imap_unordered(grow, lines, chunksize=1)
         else:
+            # Lazily, so each line starts from ``book`` as the loop below has grown it: a line
+            # reaching a position an earlier ballot's line searched (a transposition) reuses it.
             finished = (_grown_line(moves, book, plies, nodes, out) for moves in lines)
         for done, entries in enumerate(finished):
             if progress:
