@@ -83,6 +83,7 @@ def test_a_build_with_a_bigger_budget_searches_again_and_its_lines_replace_the_o
         ),
         (["--plies", "0"], "--plies: must be a whole number of at least 1"),
         (["--nodes", "many"], "--nodes: must be a whole number of at least 1"),
+        (["--workers", "0"], "--workers: must be a whole number of at least 1"),
     ],
 )
 def test_book_build_refuses_a_bad_option_with_its_name(arguments: list[str], message: str, capsys) -> None:
