@@ -184,13 +184,19 @@ def _run_tune_net(args: argparse.Namespace) -> int:
         raise ValueError(f"no games in {args.dir}: run 'kingme tune selfplay --dir {args.dir}' first")
     output = Path(args.output or Path(network.__file__).parent / network.NETWORK_FILE)
     check_output(output, "the network file")
+    network.check_widths(args.hidden, args.second)
     print(f"reading the positions of {plural(len(paths), 'games file')} in {args.dir}…", flush=True)
     train, held_out, scale = network_training.read_examples(paths, args.td)
     print(f"{len(train):,} training and {len(held_out):,} held-out quiet positions", flush=True)
     floor = network_training.cross_entropy(held_out.labels, held_out.labels)
     print(f"labels: TD({args.td:g}) returns, scores at {scale:.0f} a logit; held-out entropy (the floor) {floor:.5f}")
-    weights, held = network_training.train(train, held_out, args.epochs, lambda line: print(line, flush=True))
-    note = f"trained by kingme tune net on {len(train):,} positions, TD({args.td:g}) labels; held-out loss {held:.5f}"
+    weights, held = network_training.train(
+        train, held_out, args.epochs, lambda line: print(line, flush=True), hidden=args.hidden, second=args.second
+    )
+    note = (
+        f"trained by kingme tune net on {len(train):,} positions, TD({args.td:g}) labels, "
+        f"layers of {args.hidden} and {args.second}; held-out loss {held:.5f}"
+    )
     write_whole(output, network_training.network_text(network_training.quantised(weights, scale, note), str(output)))
     print(f"network written to {output}")
     return 0
@@ -275,5 +281,9 @@ def net_options(parser: argparse.ArgumentParser) -> None:
         default=0.9,
         help="the labels' TD(lambda): 0 is each position's own search score, 1 its game's result (default 0.9)",
     )
+    # The defaults are network_training's HIDDEN and SECOND, the bounds network.read_network's
+    # (checked before training starts); the engine modules are not imported to build the parser.
+    parser.add_argument("--hidden", type=_positive, default=128, help="neurons of the first layer (default 128)")
+    parser.add_argument("--second", type=_positive, default=32, help="neurons of the second layer (default 32)")
     parser.add_argument("--output", help="network file to write (default: the package's own, which the engine loads)")
     parser.set_defaults(run=_run_tune_net)

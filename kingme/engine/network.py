@@ -54,6 +54,8 @@ LIMIT32 = 1 << 31
 SCRATCH_WORDS = 128
 #: The widest first layer: the 16-bit numbers the scratch words hold.
 MOST_HIDDEN = 4 * SCRATCH_WORDS
+#: The widest second layer a network file may have (a sanity bound: its cost grows with it).
+MOST_SECOND = 256
 
 
 @dataclass(frozen=True)
@@ -84,16 +86,21 @@ def _matrix(value: object, rows: int, columns: int | None, name: str) -> np.ndar
     return array.astype(np.int64)
 
 
+def check_widths(hidden: int, second: int) -> None:
+    """A ``ValueError`` unless layers of ``hidden`` and ``second`` neurons fit the search's
+    scratch (``MOST_HIDDEN``) and the second layer's bound (``MOST_SECOND``)."""
+    if not 1 <= hidden <= MOST_HIDDEN or not 1 <= second <= MOST_SECOND:
+        raise ValueError(f"layers of {hidden} and {second} neurons; at most {MOST_HIDDEN} and {MOST_SECOND}")
+
+
 def read_network(text: str, source: str) -> Network:
     """A network file's weights, checked: shapes that fit each other, whole numbers, and sums
     that the compiled network's 16- and 32-bit numbers hold (see the module's docstring).
     ``source`` names the file in the ``ValueError`` a malformed one raises."""
     try:
         data = json.loads(text)
-        hidden = len(data["first_bias"])
-        second = len(data["second_bias"])
-        if not 1 <= hidden <= MOST_HIDDEN or not 1 <= second <= 256:
-            raise ValueError(f"layers of {hidden} and {second} neurons; at most {MOST_HIDDEN} and 256")
+        check_widths(len(data["first_bias"]), len(data["second_bias"]))
+        hidden, second = len(data["first_bias"]), len(data["second_bias"])
         first = _matrix(data["first"], INPUTS, hidden, "first")
         first_bias = _matrix(data["first_bias"], hidden, None, "first_bias")
         second_layer = _matrix(data["second"], second, hidden, "second")

@@ -258,11 +258,12 @@ def train(
     progress: Callable[[str], None] | None = None,
     hidden: int = HIDDEN,
     batch: int = BATCH,
+    second: int = SECOND,
 ) -> tuple[Weights, float]:
-    """Adam over ``epochs`` passes of ``batch`` positions a step; the weights and their final
-    held-out loss."""
+    """Adam over ``epochs`` passes of ``batch`` positions a step, with layers of ``hidden`` and
+    ``second`` neurons; the weights and their final held-out loss."""
     rng = np.random.default_rng(SEED)
-    weights = Weights.initial(rng, hidden)
+    weights = Weights.initial(rng, hidden, second)
     params = weights.arrays()
     first_moment = [np.zeros_like(p) for p in params]
     second_moment = [np.zeros_like(p) for p in params]

@@ -219,6 +219,46 @@ def test_the_net_command_trains_and_writes_a_network_the_engine_reads(
     assert net.first.shape == (network.INPUTS, network_training.HIDDEN)
 
 
+def test_the_net_command_trains_the_layer_widths_it_is_given(tmp_path: Path) -> None:
+    _material_games(tmp_path)
+    out = tmp_path / "n.json"
+    assert (
+        main(
+            [
+                "tune",
+                "net",
+                "--dir",
+                str(tmp_path),
+                "--epochs",
+                "1",
+                "--hidden",
+                "48",
+                "--second",
+                "8",
+                "--output",
+                str(out),
+            ]
+        )
+        == 0
+    )
+    net = network.read_network(out.read_text(), "n.json")
+    assert (net.first.shape, net.second.shape) == ((network.INPUTS, 48), (8, 48))
+    assert "layers of 48 and 8" in json.loads(out.read_text())["note"]
+
+
+def test_the_net_command_refuses_a_layer_wider_than_the_search_holds_before_training(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _material_games(tmp_path)
+    out = tmp_path / "n.json"
+    assert main(["tune", "net", "--dir", str(tmp_path), "--hidden", "513", "--output", str(out)]) != 0
+    assert (
+        f"layers of 513 and 32 neurons; at most {network.MOST_HIDDEN} and {network.MOST_SECOND}"
+        in capsys.readouterr().err
+    )
+    assert not out.exists()
+
+
 def test_the_net_command_without_games_says_how_to_make_them(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
