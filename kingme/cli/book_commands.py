@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from kingme.cli.arguments import plural, whole_number
-from kingme.cli.engine_commands import add_ballot_count
+from kingme.cli.engine_commands import add_ballot_count, stop_on_sigterm_as_on_ctrl_c
 from kingme.cli.progress import ProgressBar
 
 
@@ -19,6 +19,7 @@ def _run_build(args: argparse.Namespace) -> int:
         f"in {plural(args.workers, 'process', 'processes')}; stop it any time and run it again to go on",
         flush=True,
     )
+    stop_on_sigterm_as_on_ctrl_c()
     added = build(args.file, args.ballots, args.plies, args.nodes, ProgressBar("main-line plies"), args.workers)
     print(f"{plural(added, 'position')} added")
     return 0

@@ -117,15 +117,20 @@ def _sides(args: argparse.Namespace) -> tuple[Contestant, Contestant]:
 
 
 def _stop_as_ctrl_c_does(_signum: int, _frame: object) -> None:
-    """SIGTERM (``kill``) stops a match the way Ctrl-C does: the pool ends, each worker ending its
-    child engines first, and the command prints one line."""
     raise KeyboardInterrupt
+
+
+def stop_on_sigterm_as_on_ctrl_c() -> None:
+    """Make SIGTERM (``kill``) stop a command with a process pool the way Ctrl-C does: the pool
+    ends with it (a match's workers ending their child engines first) and the command prints one
+    line. Without this a killed command's workers would play on, orphaned, each writing its file."""
+    signal.signal(signal.SIGTERM, _stop_as_ctrl_c_does)
 
 
 def _run_match(args: argparse.Namespace) -> int:
     from kingme.engine.match import run_match
 
-    signal.signal(signal.SIGTERM, _stop_as_ctrl_c_does)
+    stop_on_sigterm_as_on_ctrl_c()
     a, b = _sides(args)
     openings = args.openings
     budget = f", {plural(args.nodes, 'node')} a move" if args.nodes else ""
@@ -167,6 +172,7 @@ def _run_tune_selfplay(args: argparse.Namespace) -> int:
         "(resumes where it stopped)"
     )
     jobs = [(args.dir, args.games, args.nodes, worker, args.workers) for worker in range(args.workers)]
+    stop_on_sigterm_as_on_ctrl_c()
     try:
         with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
             batches = sum(pool.map(_selfplay_worker, jobs))

@@ -3,10 +3,16 @@ that resume after their last complete batch and read back what was written."""
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from waiting import WAIT_SECONDS, wait_until
 
+from kingme.cli import INTERRUPTED_STATUS
 from kingme.engine import selfplay
 from kingme.engine.selfplay import Position
 
@@ -55,3 +61,34 @@ def test_a_line_that_is_not_a_record_is_refused_with_its_file_and_line(tmp_path:
 
 def test_positions_are_values() -> None:
     assert Position(1, 2, 0, True, 0.5) == Position(1, 2, 0, True, 0.5)
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, ended but not yet reaped, does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (FileNotFoundError, IndexError):
+        return False
+
+
+def test_self_play_stopped_by_sigterm_ends_its_workers_and_keeps_its_complete_batches(tmp_path: Path) -> None:
+    argv = [sys.executable, "-m", "kingme", "tune", "selfplay", "--games", "100000", "--nodes", "200"]
+    argv += ["--dir", str(tmp_path), "--workers", "2"]
+    errors = tmp_path / "stderr"
+    with errors.open("w") as stderr:
+        command = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=stderr)
+    workers: list[int] = []
+    try:
+        first = tmp_path / "games-0.txt"
+        wait_until(lambda: first.exists() and "# end 0" in first.read_text(), "a first batch written")
+        children = Path(f"/proc/{command.pid}/task/{command.pid}/children").read_text().split()
+        workers += [int(pid) for pid in children]
+        command.send_signal(signal.SIGTERM)
+        assert command.wait(timeout=WAIT_SECONDS) == INTERRUPTED_STATUS
+        assert "the same command goes on" in errors.read_text()
+        wait_until(lambda: not any(_alive(pid) for pid in workers), "the workers ended with the command")
+    finally:
+        for pid in [command.pid, *workers]:  # none left behind by a failing run either
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+    assert 0 in [number for number, _ in selfplay.read_batches([first])]
