@@ -14,6 +14,7 @@ import sys
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kingme.cli.arguments import add_position, add_variant, check_output, fraction, plural, whole_number, write_whole
 from kingme.engine import LEVELS
@@ -22,6 +23,9 @@ from kingme.engine.levels import check_level
 from kingme.engine.match import ENGINE_PREFIX, Contestant
 from kingme.game import DEFAULT_SEED, Game, Setup
 from kingme.rules import KingmeError
+
+if TYPE_CHECKING:
+    from kingme.engine.egdb import Tables
 
 _positive = whole_number(1)
 
@@ -190,22 +194,51 @@ def _run_tune_net(args: argparse.Namespace) -> int:
         raise ValueError(f"no games in {args.dir}: run 'kingme tune selfplay --dir {args.dir}' first")
     output = Path(args.output or Path(network.__file__).parent / network.NETWORK_FILE)
     check_output(output, "the network file")
+    start = None
+    if args.start:
+        start = network_training.Weights.of_network(network.read_network(Path(args.start).read_text(), args.start))
+        args.hidden, args.second = start.first.shape[1], start.second.shape[1]
     network.check_widths(args.hidden, args.second)
+    tables = _training_tables(args.tables)
     print(f"reading the positions of {plural(len(paths), 'games file')} in {args.dir}…", flush=True)
-    train, held_out, scale = network_training.read_examples(paths, args.td)
+    train, held_out, scale = network_training.read_examples(paths, args.td, tables)
     print(f"{len(train):,} training and {len(held_out):,} held-out quiet positions", flush=True)
     floor = network_training.cross_entropy(held_out.labels, held_out.labels)
     print(f"labels: TD({args.td:g}) returns, scores at {scale:.0f} a logit; held-out entropy (the floor) {floor:.5f}")
+    if start is not None:
+        before = network_training.cross_entropy(start.predict(held_out.inputs), held_out.labels)
+        print(f"starting from {args.start} (layers of {args.hidden} and {args.second}): held-out loss {before:.5f}")
     weights, held = network_training.train(
-        train, held_out, args.epochs, lambda line: print(line, flush=True), hidden=args.hidden, second=args.second
+        train,
+        held_out,
+        args.epochs,
+        lambda line: print(line, flush=True),
+        hidden=args.hidden,
+        second=args.second,
+        start=start,
     )
+    made = f", endings of at most {tables.max_pieces} pieces labelled by the tables" if tables else ""
+    made += f", from {Path(args.start).name}" if args.start else ""
     note = (
-        f"trained by kingme tune net on {len(train):,} positions, TD({args.td:g}) labels, "
+        f"trained by kingme tune net on {len(train):,} positions, TD({args.td:g}) labels{made}, "
         f"layers of {args.hidden} and {args.second}; held-out loss {held:.5f}"
     )
     write_whole(output, network_training.network_text(network_training.quantised(weights, scale, note), str(output)))
     print(f"network written to {output}")
     return 0
+
+
+def _training_tables(directory: str | None) -> Tables | None:
+    """The largest complete set of endgame tables in ``directory`` (``--tables``), loaded."""
+    from kingme.engine import egdb
+
+    if directory is None:
+        return None
+    pieces = egdb.largest_built(Path(directory))
+    if pieces == 0:
+        raise ValueError(f"--tables {directory}: no complete set of endgame tables there (kingme egdb build --dir)")
+    print(f"endings of at most {pieces} pieces labelled by the tables in {directory}", flush=True)
+    return egdb.load(Path(directory), pieces)
 
 
 def _run_engine(args: argparse.Namespace) -> int:
@@ -291,5 +324,15 @@ def net_options(parser: argparse.ArgumentParser) -> None:
     # (checked before training starts); the engine modules are not imported to build the parser.
     parser.add_argument("--hidden", type=_positive, default=128, help="neurons of the first layer (default 128)")
     parser.add_argument("--second", type=_positive, default=32, help="neurons of the second layer (default 32)")
+    parser.add_argument(
+        "--start",
+        metavar="FILE",
+        help="a network file to start from, refining what it knows (its widths replace --hidden and --second)",
+    )
+    parser.add_argument(
+        "--tables",
+        metavar="DIR",
+        help="endgame tables (kingme egdb build --dir DIR): label the positions they hold by their exact result",
+    )
     parser.add_argument("--output", help="network file to write (default: the package's own, which the engine loads)")
     parser.set_defaults(run=_run_tune_net)

@@ -22,6 +22,7 @@ weights are then rounded to the whole numbers ``network.py`` computes with (its 
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 from collections.abc import Callable
@@ -33,6 +34,8 @@ from numba import njit
 
 from kingme.engine import network
 from kingme.engine.bitops import turned
+from kingme.engine.egdb.database import Tables
+from kingme.engine.egdb.probe import DRAW, UNKNOWN, is_win, probe
 from kingme.engine.movegen import capturers
 from kingme.engine.selfplay import read_batches, split_games
 
@@ -132,27 +135,56 @@ def search_scale(scores: np.ndarray, results: np.ndarray) -> float:
 
 @njit(cache=True)
 def _returns(
-    expected: np.ndarray, searched: np.ndarray, results: np.ndarray, game: np.ndarray, td: float
+    expected: np.ndarray, searched: np.ndarray, results: np.ndarray, game: np.ndarray, td: float, exact: np.ndarray
 ) -> np.ndarray:
     """Each position's TD(``td``) return, worked backwards through its game from the result:
     ``(1 - td) * expected + td * (the next position's return)`` where the move was searched,
-    the next position's return where it was forced."""
+    the next position's return where it was forced. A position with an ``exact`` value (not NaN:
+    the endgame tables know it) is its own return and starts the blend anew, as a game's end
+    does: what the game did after it, perhaps a win thrown away, does not reach back past it."""
     n = expected.shape[0]
     returns = np.empty(n)
     following = 0.5
     for i in range(n - 1, -1, -1):
         if i == n - 1 or game[i] != game[i + 1]:
             following = results[i]
-        if searched[i]:
+        if not np.isnan(exact[i]):
+            following = exact[i]
+        elif searched[i]:
             following = (1.0 - td) * expected[i] + td * following
         returns[i] = following
     return returns
 
 
-def read_examples(paths: list[Path], td: float = TD) -> tuple[Examples, Examples, float]:
+@njit(cache=True)
+def _exact_results(
+    offsets: np.ndarray,
+    values: np.ndarray,
+    black: np.ndarray,
+    white: np.ndarray,
+    kings: np.ndarray,
+    to_move: np.ndarray,
+) -> np.ndarray:
+    """Black's result with best play (1, 0.5 or 0) of each position the tables hold, NaN for
+    the others. The distance to conversion is not checked against the 80-ply count, which the
+    records do not keep: a long win counted from a count already under way is taken as a win."""
+    n = black.shape[0]
+    exact = np.full(n, np.nan)
+    for i in range(n):
+        value = probe(offsets, values, black[i], white[i], kings[i], to_move[i])
+        if value == UNKNOWN:
+            continue
+        own = 0.5 if value == DRAW else (1.0 if is_win(value) else 0.0)
+        exact[i] = own if to_move[i] else 1.0 - own
+    return exact
+
+
+def read_examples(paths: list[Path], td: float = TD, tables: Tables | None = None) -> tuple[Examples, Examples, float]:
     """The training and held-out positions of the self-play files, labelled by their TD(``td``)
     returns, and the scale (hundredths of a man a logit) that turned the search's scores into
-    expected results: the one that predicts the training games' results best."""
+    expected results: the one that predicts the training games' results best. With ``tables``,
+    every position they hold is labelled by its exact result and ends its game's blend (see
+    ``_returns``): self-play runs without tables and does not always convert a won ending."""
     sets: list[list[tuple[int, int, int, bool, float, float, int]]] = [[], []]
     game = 0
     for batch, positions in read_batches(paths):
@@ -172,7 +204,13 @@ def read_examples(paths: list[Path], td: float = TD) -> tuple[Examples, Examples
         black, white, kings = (np.array(c[i], dtype=np.int64) for i in range(3))
         to_move = np.array(c[3], dtype=np.bool_)
         expected = expected_result(np.nan_to_num(black_scores), scale)
-        returns = _returns(expected, ~np.isnan(black_scores), black_results, np.array(c[6], dtype=np.int64), td)
+        exact = (
+            np.full(len(black), np.nan)
+            if tables is None
+            else _exact_results(tables.offsets, tables.values, black, white, kings, to_move)
+        )
+        games = np.array(c[6], dtype=np.int64)
+        returns = _returns(expected, ~np.isnan(black_scores), black_results, games, td, exact)
         inputs, quiet = _encode(black, white, kings, to_move)
         # Turned to the side to move's view.
         black_moves = to_move[quiet]
@@ -212,6 +250,24 @@ class Weights:
             zeros(second, np.float32),
             layer(second, 1),
             zeros(1, np.float32),
+        )
+
+    @classmethod
+    def of_network(cls, net: network.Network) -> Weights:
+        """A network file's whole-number weights back in float units (``quantised``'s inverse):
+        a start for training that keeps what the network knows."""
+        one, weight_one = network.ONE, network.WEIGHT_ONE
+
+        def real(array: np.ndarray, unit: float) -> np.ndarray:
+            return (array / unit).astype(np.float32)
+
+        return cls(
+            real(net.first, one),
+            real(net.first_bias, one),
+            real(net.second.T, weight_one),
+            real(net.second_bias, one * weight_one),
+            real(net.output[:, None], weight_one),
+            real(np.array([net.output_bias]), one * weight_one),
         )
 
     def forward(self, inputs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -259,11 +315,13 @@ def train(
     hidden: int = HIDDEN,
     batch: int = BATCH,
     second: int = SECOND,
+    start: Weights | None = None,
 ) -> tuple[Weights, float]:
     """Adam over ``epochs`` passes of ``batch`` positions a step, with layers of ``hidden`` and
-    ``second`` neurons; the weights and their final held-out loss."""
+    ``second`` neurons, from random weights or from ``start`` (whose widths then hold); the
+    weights and their final held-out loss."""
     rng = np.random.default_rng(SEED)
-    weights = Weights.initial(rng, hidden, second)
+    weights = Weights.initial(rng, hidden, second) if start is None else copy.deepcopy(start)
     params = weights.arrays()
     first_moment = [np.zeros_like(p) for p in params]
     second_moment = [np.zeros_like(p) for p in params]
@@ -271,8 +329,8 @@ def train(
     held = math.nan
     for epoch in range(1, epochs + 1):
         order = rng.permutation(len(examples))
-        for start in range(0, len(order), batch):
-            chosen = order[start : start + batch]
+        for first in range(0, len(order), batch):
+            chosen = order[first : first + batch]
             grads = _gradients(weights, examples.inputs[chosen].astype(np.float32), examples.labels[chosen])
             step += 1
             for p, g, m, v in zip(params, grads, first_moment, second_moment, strict=True):

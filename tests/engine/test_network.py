@@ -13,7 +13,7 @@ import pytest
 from numba import njit
 
 from kingme.cli import main
-from kingme.engine import network, network_simd, network_training, selfplay
+from kingme.engine import egdb, network, network_simd, network_training, selfplay
 from kingme.engine.bitops import turned
 from tests.engine.random_positions import random_board
 
@@ -176,6 +176,10 @@ def test_a_file_that_is_not_a_network_is_refused_with_what_is_wrong(text: str, p
         network.read_network(text, "n.json")
 
 
+def network_text_of_package() -> str:
+    return (Path(network.__file__).parent / network.NETWORK_FILE).read_text()
+
+
 def _material_games(folder: Path) -> Path:
     """A games file of random positions, each scored by the side to move's lead in men."""
     rng = random.Random("net")
@@ -259,6 +263,52 @@ def test_the_net_command_refuses_a_layer_wider_than_the_search_holds_before_trai
     assert not out.exists()
 
 
+def test_weights_read_back_from_a_network_file_are_the_weights_it_was_written_from() -> None:
+    start = network_training.Weights.of_network(network.read_network(network_text_of_package(), "package"))
+    again = network.read_network(
+        network_training.network_text(network_training.quantised(start, 100.0, "again"), "again"), "again"
+    )
+    package = network.read_network(network_text_of_package(), "package")
+    assert all(
+        np.array_equal(a, b)
+        for a, b in zip(
+            (again.first, again.first_bias, again.second, again.second_bias, again.output),
+            (package.first, package.first_bias, package.second, package.second_bias, package.output),
+            strict=True,
+        )
+    )
+    assert again.output_bias == package.output_bias
+
+
+def test_the_net_command_starts_from_a_network_and_keeps_its_widths(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _material_games(tmp_path)
+    first, second = tmp_path / "first.json", tmp_path / "second.json"
+    assert main(["tune", "net", "--dir", str(tmp_path), "--epochs", "1", "--hidden", "24", "--output", str(first)]) == 0
+    assert (
+        main(["tune", "net", "--dir", str(tmp_path), "--epochs", "1", "--start", str(first), "--output", str(second)])
+        == 0
+    )
+    assert f"starting from {first} (layers of 24 and 32): held-out loss" in capsys.readouterr().out
+    assert network.read_network(second.read_text(), "second").first.shape == (network.INPUTS, 24)
+
+
+def test_the_net_command_refuses_a_start_that_is_not_a_network_before_reading_the_games(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _material_games(tmp_path)
+    (tmp_path / "start.json").write_text("{}")
+    out = tmp_path / "n.json"
+    assert (
+        main(["tune", "net", "--dir", str(tmp_path), "--start", str(tmp_path / "start.json"), "--output", str(out)])
+        != 0
+    )
+    err = capsys.readouterr()
+    assert f"{tmp_path / 'start.json'} is not a network file" in err.err and "reading the positions" not in err.out
+    assert not out.exists()
+
+
 def test_the_net_command_without_games_says_how_to_make_them(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -271,11 +321,60 @@ def test_a_label_is_its_own_expected_result_blended_with_the_next_positions_labe
     searched = np.array([True, False, True, True])
     results = np.array([1.0, 1.0, 1.0, 0.0])
     game = np.array([1, 1, 1, 2])
-    returns = network_training._returns(expected, searched, results, game, 0.5)
+    returns = network_training._returns(expected, searched, results, game, 0.5, np.full(4, np.nan))
     # Game 2 is one position: half its expected result, half its result.
     assert returns[3] == 0.5 * 0.2 + 0.5 * 0.0
     # Game 1 ends in a win: 0.5 * 0.5 + 0.5 * 1; the forced move takes the next label; then the first.
     assert returns[2] == 0.75 and returns[1] == 0.75 and returns[0] == 0.5 * 0.6 + 0.5 * 0.75
+
+
+def test_a_position_the_tables_know_is_labelled_exactly_and_earlier_labels_blend_back_from_it() -> None:
+    expected = np.array([0.6, 0.7, 0.5, 0.5])
+    searched = np.ones(4, dtype=np.bool_)
+    results = np.full(4, 0.5)  # the game was drawn: the win the tables saw was thrown away
+    exact = np.array([np.nan, np.nan, 1.0, 1.0])
+    returns = network_training._returns(expected, searched, results, np.ones(4, dtype=np.int64), 0.5, exact)
+    assert returns[3] == returns[2] == 1.0
+    assert returns[1] == 0.5 * 0.7 + 0.5 * 1.0 and returns[0] == 0.5 * 0.6 + 0.5 * returns[1]
+
+
+@pytest.fixture(scope="module")
+def three_piece_directory(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    directory = tmp_path_factory.mktemp("egdb")
+    egdb.build(directory, 3)
+    return directory
+
+
+def test_with_tables_an_ending_they_know_gets_its_exact_result_whatever_the_game_did(
+    tmp_path: Path, three_piece_directory: Path
+) -> None:
+    # Two black kings against a white king, recorded in a drawn game; White to move in the second.
+    rows = ["# batch 0", "24000 10000000 10024000 b 0.5 0", "24000 10000000 10024000 w 0.5 0", "# end 0"]
+    (tmp_path / "games-0.txt").write_text("\n".join(rows) + "\n")
+    files = [tmp_path / "games-0.txt"]
+    plain, _, _ = network_training.read_examples(files, td=0.9)
+    exact, _, _ = network_training.read_examples(files, td=0.9, tables=egdb.load(three_piece_directory, 3))
+    assert list(plain.labels) == [0.5, 0.5]
+    assert list(exact.labels) == [1.0, 0.0]  # each from its side to move's view: Black wins
+
+
+def test_the_net_command_labels_endings_by_the_tables_it_is_given(tmp_path: Path, three_piece_directory: Path) -> None:
+    _material_games(tmp_path)
+    out = tmp_path / "n.json"
+    argv = ["tune", "net", "--dir", str(tmp_path), "--epochs", "1", "--tables", str(three_piece_directory)]
+    assert main([*argv, "--output", str(out)]) == 0
+    assert "endings of at most 3 pieces labelled by the tables" in json.loads(out.read_text())["note"]
+
+
+def test_the_net_command_refuses_a_tables_folder_without_a_complete_set_before_training(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _material_games(tmp_path)
+    (tmp_path / "empty").mkdir()
+    out = tmp_path / "n.json"
+    assert main(["tune", "net", "--dir", str(tmp_path), "--tables", str(tmp_path / "empty"), "--output", str(out)]) != 0
+    assert f"--tables {tmp_path / 'empty'}: no complete set of endgame tables there" in capsys.readouterr().err
+    assert not out.exists()
 
 
 def test_self_play_batches_split_into_games_at_the_ballots_positions() -> None:
