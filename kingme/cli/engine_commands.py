@@ -16,7 +16,16 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kingme.cli.arguments import add_position, add_variant, check_output, fraction, plural, whole_number, write_whole
+from kingme.cli.arguments import (
+    add_position,
+    add_variant,
+    check_output,
+    fraction,
+    number,
+    plural,
+    whole_number,
+    write_whole,
+)
 from kingme.engine import LEVELS
 from kingme.engine.ballots import ballot_openings
 from kingme.engine.levels import check_level
@@ -194,9 +203,10 @@ def _run_tune_net(args: argparse.Namespace) -> int:
         raise ValueError(f"no games in {args.dir}: run 'kingme tune selfplay --dir {args.dir}' first")
     output = Path(args.output or Path(network.__file__).parent / network.NETWORK_FILE)
     check_output(output, "the network file")
-    start = None
+    start, start_scale = None, None
     if args.start:
-        start = network_training.Weights.of_network(network.read_network(Path(args.start).read_text(), args.start))
+        started_from = network.read_network(Path(args.start).read_text(), args.start)
+        start, start_scale = network_training.Weights.of_network(started_from), started_from.scale
         args.hidden, args.second = start.first.shape[1], start.second.shape[1]
     network.check_widths(args.hidden, args.second)
     tables = _training_tables(args.tables)
@@ -205,6 +215,8 @@ def _run_tune_net(args: argparse.Namespace) -> int:
     print(f"{len(train):,} training and {len(held_out):,} held-out quiet positions", flush=True)
     floor = network_training.cross_entropy(held_out.labels, held_out.labels)
     print(f"labels: TD({args.td:g}) returns, scores at {scale:.0f} a logit; held-out entropy (the floor) {floor:.5f}")
+    output_scale = args.scale or start_scale or scale
+    print(f"the network's scores: {output_scale:.1f} hundredths of a man a logit", flush=True)
     if start is not None:
         before = network_training.cross_entropy(start.predict(held_out.inputs), held_out.labels)
         print(f"starting from {args.start} (layers of {args.hidden} and {args.second}): held-out loss {before:.5f}")
@@ -223,7 +235,8 @@ def _run_tune_net(args: argparse.Namespace) -> int:
         f"trained by kingme tune net on {len(train):,} positions, TD({args.td:g}) labels{made}, "
         f"layers of {args.hidden} and {args.second}; held-out loss {held:.5f}"
     )
-    write_whole(output, network_training.network_text(network_training.quantised(weights, scale, note), str(output)))
+    contents = network_training.quantised(weights, output_scale, note)
+    write_whole(output, network_training.network_text(contents, str(output)))
     print(f"network written to {output}")
     return 0
 
@@ -328,6 +341,12 @@ def net_options(parser: argparse.ArgumentParser) -> None:
         "--start",
         metavar="FILE",
         help="a network file to start from, refining what it knows (its widths replace --hidden and --second)",
+    )
+    parser.add_argument(
+        "--scale",
+        type=number(1, 10_000),
+        help="hundredths of a man a logit in the network's scores (default: the --start network's, else the one "
+        "that fits the games' scores to their results); the search's margins were set in the first network's units",
     )
     parser.add_argument(
         "--tables",
