@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from waiting import WAIT_SECONDS, until
 
 from kingme.server.online import OnlineConfig
 from kingme.server.online.hub import Client
@@ -124,9 +125,9 @@ class Player:
         await self.service.connect(self.client, seat.room, Hello(seat.token))
         await self.wait_for(lambda m: m["type"] == "welcome")
 
-    async def wait_for(self, wanted: Callable[[dict[str, Any]], bool], timeout: float = 30) -> dict[str, Any]:
-        """The first message received so far or within ``timeout`` that ``wanted`` accepts."""
-        async with asyncio.timeout(timeout):
+    async def wait_for(self, wanted: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+        """The first message received so far or within ``WAIT_SECONDS`` that ``wanted`` accepts."""
+        async with asyncio.timeout(WAIT_SECONDS):
             while True:
                 for message in self.received:
                     if wanted(message):
@@ -391,13 +392,6 @@ def test_the_rooms_per_hour_limit_counts_every_process_together(tmp_path, run):
     run(scenario())
 
 
-async def announced(service: OnlineService, condition: Callable[[], bool]) -> None:
-    """Wait until ``service`` has heard the other process's presence that makes ``condition`` true."""
-    async with asyncio.timeout(30):
-        while not condition():
-            await asyncio.sleep(0.01)
-
-
 def test_a_seat_on_two_processes_shares_one_message_rate(tmp_path, run):
     async def scenario() -> None:
         async with two_processes(tmp_path, messages_per_second=10, message_burst=20) as pair:
@@ -405,7 +399,7 @@ def test_a_seat_on_two_processes_shares_one_message_rate(tmp_path, run):
                 service.clock = lambda: 1000.0  # one counting window for the whole test
             second_tab = Player(pair.b)  # Black's seat, now also on White's process
             await second_tab.hello(pair.black_seat)
-            await announced(pair.a, lambda: pair.a.hub.seat_elsewhere(pair.room, 1))
+            await until(lambda: pair.a.hub.seat_elsewhere(pair.room, 1), "the seat on the other process announced")
             allowed = [await pair.a.allow_message(pair.black.client) for _ in range(15)]
             allowed += [await pair.b.allow_message(second_tab.client) for _ in range(15)]
             # Each process alone would allow its 15 (a burst of 20); together the seat has 20 per window.
@@ -423,12 +417,12 @@ def test_the_spectator_limit_counts_the_spectators_of_every_process(tmp_path, ru
         async with two_processes(tmp_path, spectators_per_room=1) as pair:
             watcher = Player(pair.a)
             await pair.a.connect(watcher.client, pair.room, Hello())
-            await announced(pair.b, lambda: pair.b.hub.spectators(pair.room) == 1)
+            await until(lambda: pair.b.hub.spectators(pair.room) == 1, "the spectator on the other process announced")
             with pytest.raises(ProtocolError) as refused:
                 await pair.b.connect(Player(pair.b).client, pair.room, Hello())
             assert refused.value.code == "room_crowded"
             await watcher.leave()
-            await announced(pair.b, lambda: pair.b.hub.spectators(pair.room) == 0)
+            await until(lambda: pair.b.hub.spectators(pair.room) == 0, "the spectator's leaving announced")
             second = Player(pair.b)
             await pair.b.connect(second.client, pair.room, Hello())
             await second.leave()

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 import redis
+from waiting import until
 
 from kingme.server.online import OnlineConfig
 from kingme.server.online.hub import HEARTBEAT_TTL, spectator_places
@@ -203,12 +204,12 @@ def test_installations_with_different_prefixes_share_nothing_in_one_redis(redis_
             assert await pubsubs[2].count("rooms:127.0.0.1:1", 60) == 1  # not 2: counted apart
             assert server.exists(f"{first.prefix}rooms:127.0.0.1:1", f"{second.prefix}rooms:127.0.0.1:1") == 2
             await pubsubs[0].publish("room:abc", "first's")
-            await until(lambda: heard[1] == ["first's"])
+            await until(lambda: heard[1] == ["first's"], "the first process's message heard")
             # Redis hands a message to every subscriber of its channel when it is published, and
             # each subscriber reads them in order: had the second installation been sent the
             # first's message, it would have heard it before its own.
             await pubsubs[2].publish("room:abc", "second's")
-            await until(lambda: heard[3] == ["second's"])
+            await until(lambda: heard[3] == ["second's"], "the second process's message heard")
             assert heard == [["first's"], ["first's"], ["second's"], ["second's"]]
             assert server.pubsub_numsub(f"{first.prefix}room:abc")[0][1] == 2
         finally:
@@ -219,13 +220,6 @@ def test_installations_with_different_prefixes_share_nothing_in_one_redis(redis_
                     server.delete(key)
 
     run(scenario())
-
-
-async def until(condition: Any) -> None:
-    """Wait for messages to arrive until ``condition()`` holds."""
-    async with asyncio.timeout(30):
-        while not condition():
-            await asyncio.sleep(0.01)
 
 
 async def _nothing(*_: object) -> None: ...
