@@ -203,10 +203,9 @@ def _run_tune_net(args: argparse.Namespace) -> int:
         raise ValueError(f"no games in {args.dir}: run 'kingme tune selfplay --dir {args.dir}' first")
     output = Path(args.output or Path(network.__file__).parent / network.NETWORK_FILE)
     check_output(output, "the network file")
-    start, start_scale = None, None
+    start = None
     if args.start:
-        started_from = network.read_network(Path(args.start).read_text(), args.start)
-        start, start_scale = network_training.Weights.of_network(started_from), started_from.scale
+        start = network_training.Weights.of_network(network.read_network(Path(args.start).read_text(), args.start))
         args.hidden, args.second = start.first.shape[1], start.second.shape[1]
     network.check_widths(args.hidden, args.second)
     tables = _training_tables(args.tables)
@@ -215,7 +214,7 @@ def _run_tune_net(args: argparse.Namespace) -> int:
     print(f"{len(train):,} training and {len(held_out):,} held-out quiet positions", flush=True)
     floor = network_training.cross_entropy(held_out.labels, held_out.labels)
     print(f"labels: TD({args.td:g}) returns, scores at {scale:.0f} a logit; held-out entropy (the floor) {floor:.5f}")
-    output_scale = args.scale or start_scale or scale
+    output_scale = args.scale or scale
     print(f"the network's scores: {output_scale:.1f} hundredths of a man a logit", flush=True)
     if start is not None:
         before = network_training.cross_entropy(start.predict(held_out.inputs), held_out.labels)
@@ -345,8 +344,8 @@ def net_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--scale",
         type=number(1, 10_000),
-        help="hundredths of a man a logit in the network's scores (default: the --start network's, else the one "
-        "that fits the games' scores to their results); the search's margins were set in the first network's units",
+        help="hundredths of a man a logit in the network's scores (default: the one that fits the games' scores to "
+        "their results, which keeps the scores in the units of the engine that played the games)",
     )
     parser.add_argument(
         "--tables",

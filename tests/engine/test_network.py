@@ -286,16 +286,13 @@ def test_the_net_command_starts_from_a_network_and_keeps_its_widths(
     _material_games(tmp_path)
     first, second = tmp_path / "first.json", tmp_path / "second.json"
     argv = ["tune", "net", "--dir", str(tmp_path), "--epochs", "1"]
-    assert main([*argv, "--hidden", "24", "--scale", "123", "--output", str(first)]) == 0
+    assert main([*argv, "--hidden", "24", "--output", str(first)]) == 0
     assert (
         main(["tune", "net", "--dir", str(tmp_path), "--epochs", "1", "--start", str(first), "--output", str(second)])
         == 0
     )
     assert f"starting from {first} (layers of 24 and 32): held-out loss" in capsys.readouterr().out
-    refined = network.read_network(second.read_text(), "second")
-    assert refined.first.shape == (network.INPUTS, 24)
-    # Its scores keep the units of the network it refines, which the search's margins were set in.
-    assert refined.scale == 123
+    assert network.read_network(second.read_text(), "second").first.shape == (network.INPUTS, 24)
 
 
 def test_the_net_command_writes_the_scale_it_is_given(tmp_path: Path) -> None:
