@@ -166,12 +166,13 @@ def _run_match(args: argparse.Namespace) -> int:
     return 0
 
 
-def _selfplay_worker(job: tuple[str, int, int, int, int]) -> int:
+def _selfplay_worker(job: tuple[str, int, int, int, int, int, int]) -> int:
     from kingme.engine.selfplay import generate
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the main process, which ends the pool
-    directory, games, nodes, worker, workers = job
-    return generate(Path(directory) / f"games-{worker}.txt", games, nodes, worker=worker, workers=workers)
+    directory, games, nodes, worker, workers, noise, noisy_plies = job
+    path = Path(directory) / f"games-{worker}.txt"
+    return generate(path, games, nodes, worker=worker, workers=workers, noise=noise, noisy_plies=noisy_plies)
 
 
 def _run_tune_selfplay(args: argparse.Namespace) -> int:
@@ -184,7 +185,8 @@ def _run_tune_selfplay(args: argparse.Namespace) -> int:
         f"playing {plural(args.games, 'game')} at {plural(args.nodes, 'node')} a move into {args.dir} "
         "(resumes where it stopped)"
     )
-    jobs = [(args.dir, args.games, args.nodes, worker, args.workers) for worker in range(args.workers)]
+    recipe = (args.noise, args.noisy_plies)
+    jobs = [(args.dir, args.games, args.nodes, worker, args.workers, *recipe) for worker in range(args.workers)]
     stop_on_sigterm_as_on_ctrl_c()
     try:
         with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
@@ -320,6 +322,20 @@ def selfplay_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--nodes", type=_positive, default=20_000, help="nodes a move (default 20,000)")
     parser.add_argument("--dir", default="tune-data", help="where the games go (default ./tune-data)")
     parser.add_argument("--workers", type=_positive, default=2, help="processes to play in (default 2)")
+    # The defaults are selfplay's NOISE and NOISY_PLIES (the engine is not imported to build the parser).
+    parser.add_argument(
+        "--noise",
+        type=whole_number(0, 1000),
+        default=15,
+        help="root noise in hundredths of a man, up to 1,000 (default 15): a game is a function of its index, "
+        "the engine and these two; keep them for a folder's whole run",
+    )
+    parser.add_argument(
+        "--noisy-plies",
+        type=whole_number(0),
+        default=16,
+        help="plies with root noise at the start of a game (default 16)",
+    )
     parser.set_defaults(run=_run_tune_selfplay)
 
 

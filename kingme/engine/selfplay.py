@@ -87,8 +87,9 @@ def split_games(positions: list[Position]) -> list[list[Position]]:
     return games
 
 
-def play_game(index: int, nodes: int) -> list[Position]:
-    """Game ``index`` of the recipe at ``nodes`` nodes a move; every position of it, labelled."""
+def play_game(index: int, nodes: int, noise: int = NOISE, noisy_plies: int = NOISY_PLIES) -> list[Position]:
+    """Game ``index`` of the recipe at ``nodes`` nodes a move, root noise of up to ``noise``
+    for its first ``noisy_plies`` plies; every position of it, labelled."""
     rng = np.random.default_rng(index)
     black_bits, white_bits, kings, black = _start(index)
     own, opp = (black_bits, white_bits) if black else (white_bits, black_bits)
@@ -107,19 +108,19 @@ def play_game(index: int, nodes: int) -> list[Position]:
             break
         if quiet >= NO_PROGRESS_PLIES:
             break
-        noise: dict[int, int] = {}
-        if ply < NOISY_PLIES and n > 1:
+        offsets: dict[int, int] = {}
+        if ply < noisy_plies and n > 1 and noise > 0:
             for i in range(n):
                 m = moves_base(0) + i * MOVE_SIZE
                 code = int(core.move_code(buffer[m], buffer[m + 1]))
-                noise[code] = int(rng.integers(-NOISE, NOISE + 1))
+                offsets[code] = int(rng.integers(-noise, noise + 1))
         score: int | None = None
         if n == 1:
             m = moves_base(0)
             origin, target, captured = (int(v) for v in buffer[m : m + 3])
         else:
             _, bits, score, _ = deepen(
-                own, opp, kings, black, quiet, [*keys, key], MAX_DEPTH, nodes, noise=noise, table_bits=TABLE_BITS
+                own, opp, kings, black, quiet, [*keys, key], MAX_DEPTH, nodes, noise=offsets, table_bits=TABLE_BITS
             )
             assert bits is not None, "a search of a few hundred nodes finishes its first root move"
             origin, target, captured = bits
@@ -165,8 +166,11 @@ def generate(
     worker: int = 0,
     workers: int = 1,
     progress: Callable[[str], None] | None = None,
+    noise: int = NOISE,
+    noisy_plies: int = NOISY_PLIES,
 ) -> int:
-    """Append games to ``path`` until it holds ``games`` games' worth of batches of ``batch``;
+    """Append games to ``path`` until it holds ``games`` games' worth of batches of ``batch``
+    (``play_game``'s, with ``noise`` for the first ``noisy_plies`` plies);
     with ``workers`` > 1 this process plays the batches ``b`` with ``b % workers == worker``
     (each worker writes its own file). Returns the batches written by this call.
 
@@ -182,7 +186,7 @@ def generate(
                 continue
             rows = [f"# batch {number}"]
             for index in range(number * batch, (number + 1) * batch):
-                for p in play_game(index, nodes):
+                for p in play_game(index, nodes, noise, noisy_plies):
                     side, score = "b" if p.black_to_move else "w", "-" if p.score is None else p.score
                     rows.append(f"{p.black:x} {p.white:x} {p.kings:x} {side} {p.result} {score}")
             rows.append(f"# end {number}")

@@ -24,6 +24,12 @@ def test_a_self_play_game_is_a_pure_function_of_its_index() -> None:
     assert {p.result for p in first} <= {0.0, 0.5, 1.0} and len({p.result for p in first}) == 1
 
 
+def test_root_noise_is_part_of_the_recipe_and_ends_after_its_noisy_plies() -> None:
+    quiet = selfplay.play_game(3, nodes=300, noise=0)
+    assert quiet == selfplay.play_game(3, nodes=300, noise=80, noisy_plies=0)
+    assert quiet != selfplay.play_game(3, nodes=300, noise=80, noisy_plies=200)
+
+
 def test_self_play_resumes_after_its_last_complete_batch(tmp_path: Path) -> None:
     path = tmp_path / "games-0.txt"
     assert selfplay.generate(path, games=2, nodes=200, batch=1) == 2
