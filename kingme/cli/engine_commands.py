@@ -166,13 +166,15 @@ def _run_match(args: argparse.Namespace) -> int:
     return 0
 
 
-def _selfplay_worker(job: tuple[str, int, int, int, int, int, int]) -> int:
+def _selfplay_worker(job: tuple[str, int, int, int, int, int, int, bool]) -> int:
     from kingme.engine.selfplay import generate
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the main process, which ends the pool
-    directory, games, nodes, worker, workers, noise, noisy_plies = job
+    directory, games, nodes, worker, workers, noise, noisy_plies, network = job
     path = Path(directory) / f"games-{worker}.txt"
-    return generate(path, games, nodes, worker=worker, workers=workers, noise=noise, noisy_plies=noisy_plies)
+    return generate(
+        path, games, nodes, worker=worker, workers=workers, noise=noise, noisy_plies=noisy_plies, network=network
+    )
 
 
 def _run_tune_selfplay(args: argparse.Namespace) -> int:
@@ -185,7 +187,7 @@ def _run_tune_selfplay(args: argparse.Namespace) -> int:
         f"playing {plural(args.games, 'game')} at {plural(args.nodes, 'node')} a move into {args.dir} "
         "(resumes where it stopped)"
     )
-    recipe = (args.noise, args.noisy_plies)
+    recipe = (args.noise, args.noisy_plies, args.evaluation == "network")
     jobs = [(args.dir, args.games, args.nodes, worker, args.workers, *recipe) for worker in range(args.workers)]
     stop_on_sigterm_as_on_ctrl_c()
     try:
@@ -335,6 +337,13 @@ def selfplay_options(parser: argparse.ArgumentParser) -> None:
         type=whole_number(0),
         default=16,
         help="plies with root noise at the start of a game (default 16)",
+    )
+    parser.add_argument(
+        "--evaluation",
+        choices=("network", "table"),
+        default="network",
+        help="what the players' search evaluates with: the network (club to master) or the linear table of "
+        "material and squares (beginner, casual), whose games the first network was trained on (default network)",
     )
     parser.set_defaults(run=_run_tune_selfplay)
 

@@ -87,9 +87,12 @@ def split_games(positions: list[Position]) -> list[list[Position]]:
     return games
 
 
-def play_game(index: int, nodes: int, noise: int = NOISE, noisy_plies: int = NOISY_PLIES) -> list[Position]:
+def play_game(
+    index: int, nodes: int, noise: int = NOISE, noisy_plies: int = NOISY_PLIES, network: bool = True
+) -> list[Position]:
     """Game ``index`` of the recipe at ``nodes`` nodes a move, root noise of up to ``noise``
-    for its first ``noisy_plies`` plies; every position of it, labelled."""
+    for its first ``noisy_plies`` plies, the search evaluating with the network (or, without
+    ``network``, with the linear table of material and squares); every position of it, labelled."""
     rng = np.random.default_rng(index)
     black_bits, white_bits, kings, black = _start(index)
     own, opp = (black_bits, white_bits) if black else (white_bits, black_bits)
@@ -120,7 +123,17 @@ def play_game(index: int, nodes: int, noise: int = NOISE, noisy_plies: int = NOI
             origin, target, captured = (int(v) for v in buffer[m : m + 3])
         else:
             _, bits, score, _ = deepen(
-                own, opp, kings, black, quiet, [*keys, key], MAX_DEPTH, nodes, noise=offsets, table_bits=TABLE_BITS
+                own,
+                opp,
+                kings,
+                black,
+                quiet,
+                [*keys, key],
+                MAX_DEPTH,
+                nodes,
+                noise=offsets,
+                table_bits=TABLE_BITS,
+                full_eval=network,
             )
             assert bits is not None, "a search of a few hundred nodes finishes its first root move"
             origin, target, captured = bits
@@ -168,9 +181,11 @@ def generate(
     progress: Callable[[str], None] | None = None,
     noise: int = NOISE,
     noisy_plies: int = NOISY_PLIES,
+    network: bool = True,
 ) -> int:
     """Append games to ``path`` until it holds ``games`` games' worth of batches of ``batch``
-    (``play_game``'s, with ``noise`` for the first ``noisy_plies`` plies);
+    (``play_game``'s, with ``noise`` for the first ``noisy_plies`` plies, evaluating with the
+    ``network`` or the linear table);
     with ``workers`` > 1 this process plays the batches ``b`` with ``b % workers == worker``
     (each worker writes its own file). Returns the batches written by this call.
 
@@ -186,7 +201,7 @@ def generate(
                 continue
             rows = [f"# batch {number}"]
             for index in range(number * batch, (number + 1) * batch):
-                for p in play_game(index, nodes, noise, noisy_plies):
+                for p in play_game(index, nodes, noise, noisy_plies, network):
                     side, score = "b" if p.black_to_move else "w", "-" if p.score is None else p.score
                     rows.append(f"{p.black:x} {p.white:x} {p.kings:x} {side} {p.result} {score}")
             rows.append(f"# end {number}")

@@ -30,6 +30,12 @@ def test_root_noise_is_part_of_the_recipe_and_ends_after_its_noisy_plies() -> No
     assert quiet != selfplay.play_game(3, nodes=300, noise=80, noisy_plies=200)
 
 
+def test_the_players_evaluation_is_part_of_the_recipe() -> None:
+    table = selfplay.play_game(3, nodes=300, network=False)
+    assert table == selfplay.play_game(3, nodes=300, network=False)
+    assert table != selfplay.play_game(3, nodes=300)
+
+
 def test_self_play_resumes_after_its_last_complete_batch(tmp_path: Path) -> None:
     path = tmp_path / "games-0.txt"
     assert selfplay.generate(path, games=2, nodes=200, batch=1) == 2
