@@ -330,7 +330,7 @@ def selfplay_options(parser: argparse.ArgumentParser) -> None:
         type=whole_number(0, 1000),
         default=15,
         help="root noise in hundredths of a man, up to 1,000 (default 15): a game is a function of its index, "
-        "the engine and these two; keep them for a folder's whole run",
+        "the engine, --noise, --noisy-plies and --evaluation; keep them for a folder's whole run",
     )
     parser.add_argument(
         "--noisy-plies",
