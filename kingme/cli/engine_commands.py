@@ -207,11 +207,11 @@ def _run_tune_net(args: argparse.Namespace) -> int:
         raise ValueError(f"no games in {args.dir}: run 'kingme tune selfplay --dir {args.dir}' first")
     output = Path(args.output or Path(network.__file__).parent / network.NETWORK_FILE)
     check_output(output, "the network file")
-    start = None
+    start, hidden, second = None, args.hidden, args.second
     if args.start:
         start = network_training.Weights.of_network(network.read_network(Path(args.start).read_text(), args.start))
-        args.hidden, args.second = start.first.shape[1], start.second.shape[1]
-    network.check_widths(args.hidden, args.second)
+        hidden, second = start.first.shape[1], start.second.shape[1]
+    network.check_widths(hidden, second)
     tables = _training_tables(args.tables)
     print(f"reading the positions of {plural(len(paths), 'games file')} in {args.dir}…", flush=True)
     train, held_out, scale = network_training.read_examples(paths, args.td, tables)
@@ -222,21 +222,21 @@ def _run_tune_net(args: argparse.Namespace) -> int:
     print(f"the network's scores: {output_scale:.1f} hundredths of a man a logit", flush=True)
     if start is not None:
         before = network_training.cross_entropy(start.predict(held_out.inputs), held_out.labels)
-        print(f"starting from {args.start} (layers of {args.hidden} and {args.second}): held-out loss {before:.5f}")
+        print(f"starting from {args.start} (layers of {hidden} and {second}): held-out loss {before:.5f}")
     weights, held = network_training.train(
         train,
         held_out,
         args.epochs,
         lambda line: print(line, flush=True),
-        hidden=args.hidden,
-        second=args.second,
+        hidden=hidden,
+        second=second,
         start=start,
     )
     made = f", endings of at most {tables.max_pieces} pieces labelled by the tables" if tables else ""
     made += f", from {Path(args.start).name}" if args.start else ""
     note = (
         f"trained by kingme tune net on {len(train):,} positions, TD({args.td:g}) labels{made}, "
-        f"layers of {args.hidden} and {args.second}; held-out loss {held:.5f}"
+        f"layers of {hidden} and {second}; held-out loss {held:.5f}"
     )
     contents = network_training.quantised(weights, output_scale, note)
     write_whole(output, network_training.network_text(contents, str(output)))

@@ -99,8 +99,8 @@ def read_network(text: str, source: str) -> Network:
     ``source`` names the file in the ``ValueError`` a malformed one raises."""
     try:
         data = json.loads(text)
-        check_widths(len(data["first_bias"]), len(data["second_bias"]))
         hidden, second = len(data["first_bias"]), len(data["second_bias"])
+        check_widths(hidden, second)
         first = _matrix(data["first"], INPUTS, hidden, "first")
         first_bias = _matrix(data["first_bias"], hidden, None, "first_bias")
         second_layer = _matrix(data["second"], second, hidden, "second")
