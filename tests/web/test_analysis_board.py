@@ -201,6 +201,18 @@ def test_fen_in_and_out_and_a_bad_fen_named_with_the_position_kept(play) -> None
     expect(play.page.locator("#analysis-board [data-piece]")).to_have_count(4)
 
 
+def test_a_fen_being_typed_survives_the_board_redrawing_until_the_position_changes(play) -> None:
+    # The engine's lines redraw the panel many times a second; each redraw used to put the shown
+    # position's FEN back into the field, so a FEN typed and then loaded could be lost on the way
+    # from the field to the Load button. Flipping the board redraws it the same way, on cue.
+    open_board(play)
+    play.hook("analysis-fen").fill("W:W18,24:B12,16")
+    play.hook("analysis-flip").click()
+    expect(play.hook("analysis-fen")).to_have_value("W:W18,24:B12,16")
+    move(play, 11, 15)  # the shown position changes: the field shows it again
+    expect(play.hook("analysis-fen")).to_have_value(re.compile(r"^W:W21,.*:B1,2,3,4,5,6,7,8,9,10,12,15$"))
+
+
 def test_a_review_opens_the_board_at_its_position(play) -> None:
     open_board(play, "W:W18,K5:B14")
     expect(play.hook("analysis-fen")).to_have_value("W:W18,K5:B14")

@@ -34,6 +34,9 @@ const TOOLS = [
 const A = {
   root: null, current: null, fen: null, blackFirst: true, states: new Map(), partial: [],
   lines: null, running: true, stream: null, finished: null, asked: 0, editing: null, tool: TOOLS[0], message: "", flipped: false, pdn: "",
+  // What the player has typed into the FEN field, and the FEN shown when they typed it: kept over
+  // every render (engine lines arrive many times a second) until the position shown changes.
+  fenDraft: null,
 };
 
 let view;
@@ -376,6 +379,11 @@ function renderEditor() {
   turn.value = A.editing.turn;
 }
 
+// The FEN of the board as shown: the editor's position while editing, else the move shown.
+function shownFen() {
+  return A.editing ? fenOf(A.editing) : shownState()?.fen || "";
+}
+
 function render() {
   if (!view || !A.current) return;
   renderBoard();
@@ -383,8 +391,9 @@ function render() {
   renderEngine();
   renderMoves();
   renderEditor();
-  const fen = $("analysis-fen");
-  if (document.activeElement !== fen) fen.value = A.editing ? fenOf(A.editing) : shownState()?.fen || "";
+  const shown = shownFen();
+  if (A.fenDraft?.over !== shown) A.fenDraft = null;
+  $("analysis-fen").value = A.fenDraft ? A.fenDraft.text : shown;
   const message = $("analysis-message");
   message.textContent = A.message;
   message.hidden = !A.message;
@@ -480,6 +489,9 @@ function build() {
   }
   $("analysis-turn").addEventListener("input", (event) => { A.editing = { ...A.editing, turn: event.target.value }; render(); });
   $("analysis-fen-form").addEventListener("submit", loadFen);
+  $("analysis-fen").addEventListener("input", (event) => {
+    A.fenDraft = { text: event.target.value, over: shownFen() };
+  });
   // ← and → step through the moves, Home and End to the start and the line's end; the board's own
   // arrow keys (moving between squares) and the fields' keep theirs.
   document.addEventListener("keydown", (event) => {
