@@ -35,6 +35,7 @@ from kingme.rules import KingmeError
 
 if TYPE_CHECKING:
     from kingme.engine.egdb import Tables
+    from kingme.engine.selfplay import Recipe
 
 _positive = whole_number(1)
 
@@ -166,19 +167,19 @@ def _run_match(args: argparse.Namespace) -> int:
     return 0
 
 
-def _selfplay_worker(job: tuple[str, int, int, int, int, int, int, bool]) -> int:
+def _selfplay_worker(job: tuple[str, int, Recipe, int, int]) -> int:
     from kingme.engine.selfplay import generate
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the main process, which ends the pool
-    directory, games, nodes, worker, workers, noise, noisy_plies, network = job
+    directory, games, recipe, worker, workers = job
     path = Path(directory) / f"games-{worker}.txt"
-    return generate(
-        path, games, nodes, worker=worker, workers=workers, noise=noise, noisy_plies=noisy_plies, network=network
-    )
+    return generate(path, games, recipe, worker=worker, workers=workers)
 
 
 def _run_tune_selfplay(args: argparse.Namespace) -> int:
     import multiprocessing
+
+    from kingme.engine.selfplay import Recipe
 
     if Path(args.dir).exists() and not Path(args.dir).is_dir():
         raise ValueError(f"{args.dir} is a file; --dir names the folder the games go to")
@@ -187,8 +188,10 @@ def _run_tune_selfplay(args: argparse.Namespace) -> int:
         f"playing {plural(args.games, 'game')} at {plural(args.nodes, 'node')} a move into {args.dir} "
         "(resumes where it stopped)"
     )
-    recipe = (args.noise, args.noisy_plies, args.evaluation == "network")
-    jobs = [(args.dir, args.games, args.nodes, worker, args.workers, *recipe) for worker in range(args.workers)]
+    recipe = Recipe(
+        nodes=args.nodes, noise=args.noise, noisy_plies=args.noisy_plies, network=args.evaluation == "network"
+    )
+    jobs = [(args.dir, args.games, recipe, worker, args.workers) for worker in range(args.workers)]
     stop_on_sigterm_as_on_ctrl_c()
     try:
         with multiprocessing.get_context("spawn").Pool(args.workers) as pool:

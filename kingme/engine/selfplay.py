@@ -1,14 +1,14 @@
 """Fast engine-against-engine games that record positions for training the evaluation network.
 
-The data recipe behind ``kingme tune`` (see ``kingme.engine.network_training``): game ``i`` starts from
-3-move ballot ``i % 157``; for its first ``NOISY_PLIES`` plies every root move's score gets a
-random offset of up to ``NOISE`` hundredths of a man (drawn from a generator seeded by ``i``, so a
-game is a pure function of its index and the engine), after that it plays its best move at
-``nodes`` nodes a move. Every position is recorded with the game's result from Black's view — the
-label Cake's and Kingsrow's learned evaluations were fitted to — and the score the search that
-chose its move gave it (``Position.score``): a game's result says only how it ended, many plies
-later and mostly a draw between equal engines, while the search's score says how the position
-itself stands. ``kingme tune net`` blends the two along each game (TD(lambda) returns).
+The data recipe behind ``kingme tune`` (see ``kingme.engine.network_training``), a ``Recipe``: game
+``i`` starts from 3-move ballot ``i % 157``; for its first ``NOISY_PLIES`` plies every root move's
+score gets a random offset of up to ``NOISE`` hundredths of a man (drawn from a generator seeded by
+``i``, so a game is a pure function of its index, its recipe and the engine), after that it plays
+its best move at the recipe's ``nodes`` nodes a move. Every position is recorded with the game's
+result from Black's view — the label Cake's and Kingsrow's learned evaluations were fitted to — and
+the score the search that chose its move gave it (``Position.score``): a game's result says only how
+it ended, many plies later and mostly a draw between equal engines, while the search's score says
+how the position itself stands. ``kingme tune net`` blends the two along each game (TD(lambda) returns).
 
 Games are played on bitboards straight through the compiled core (no ``Game`` objects, no
 endgame tables, so the recipe does not depend on what is installed), with
@@ -46,6 +46,20 @@ MAX_PLIES = 220
 MAX_DEPTH = 63
 #: Transposition table of 2**16 entries: plenty at a few tens of thousands of nodes a move.
 TABLE_BITS = 16
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """Everything a self-play game depends on besides its index (and the engine's code): a game
+    is a pure function of its index and its recipe, so one value, kept for a folder's whole run,
+    says how every game in it was played. ``nodes`` a move; root noise of up to ``noise``
+    hundredths of a man for the first ``noisy_plies`` plies; the search evaluating with the
+    network, or without ``network`` with the linear table of material and squares."""
+
+    nodes: int
+    noise: int = NOISE
+    noisy_plies: int = NOISY_PLIES
+    network: bool = True
 
 
 @dataclass(frozen=True)
@@ -87,12 +101,8 @@ def split_games(positions: list[Position]) -> list[list[Position]]:
     return games
 
 
-def play_game(
-    index: int, nodes: int, noise: int = NOISE, noisy_plies: int = NOISY_PLIES, network: bool = True
-) -> list[Position]:
-    """Game ``index`` of the recipe at ``nodes`` nodes a move, root noise of up to ``noise``
-    for its first ``noisy_plies`` plies, the search evaluating with the network (or, without
-    ``network``, with the linear table of material and squares); every position of it, labelled."""
+def play_game(index: int, recipe: Recipe) -> list[Position]:
+    """Game ``index`` played by ``recipe``; every position of it, labelled."""
     rng = np.random.default_rng(index)
     black_bits, white_bits, kings, black = _start(index)
     own, opp = (black_bits, white_bits) if black else (white_bits, black_bits)
@@ -112,11 +122,11 @@ def play_game(
         if quiet >= NO_PROGRESS_PLIES:
             break
         offsets: dict[int, int] = {}
-        if ply < noisy_plies and n > 1 and noise > 0:
+        if ply < recipe.noisy_plies and n > 1 and recipe.noise > 0:
             for i in range(n):
                 m = moves_base(0) + i * MOVE_SIZE
                 code = int(core.move_code(buffer[m], buffer[m + 1]))
-                offsets[code] = int(rng.integers(-noise, noise + 1))
+                offsets[code] = int(rng.integers(-recipe.noise, recipe.noise + 1))
         score: int | None = None
         if n == 1:
             m = moves_base(0)
@@ -130,10 +140,10 @@ def play_game(
                 quiet,
                 [*keys, key],
                 MAX_DEPTH,
-                nodes,
+                recipe.nodes,
                 noise=offsets,
                 table_bits=TABLE_BITS,
-                full_eval=network,
+                full_eval=recipe.network,
             )
             assert bits is not None, "a search of a few hundred nodes finishes its first root move"
             origin, target, captured = bits
@@ -174,20 +184,16 @@ def _resume(path: Path) -> int:
 def generate(
     path: Path,
     games: int,
-    nodes: int,
+    recipe: Recipe,
     batch: int = 20,
     worker: int = 0,
     workers: int = 1,
     progress: Callable[[str], None] | None = None,
-    noise: int = NOISE,
-    noisy_plies: int = NOISY_PLIES,
-    network: bool = True,
 ) -> int:
-    """Append games to ``path`` until it holds ``games`` games' worth of batches of ``batch``
-    (``play_game``'s, with ``noise`` for the first ``noisy_plies`` plies, evaluating with the
-    ``network`` or the linear table);
-    with ``workers`` > 1 this process plays the batches ``b`` with ``b % workers == worker``
-    (each worker writes its own file). Returns the batches written by this call.
+    """Append games played by ``recipe`` to ``path`` until it holds ``games`` games' worth of
+    batches of ``batch``; with ``workers`` > 1 this process plays the batches ``b`` with
+    ``b % workers == worker`` (each worker writes its own file). Returns the batches written by
+    this call.
 
     A row is ``black white kings side result score`` (hex bits, ``b``/``w``, result and search
     score for Black, ``-`` for no score)."""
@@ -201,7 +207,7 @@ def generate(
                 continue
             rows = [f"# batch {number}"]
             for index in range(number * batch, (number + 1) * batch):
-                for p in play_game(index, nodes, noise, noisy_plies, network):
+                for p in play_game(index, recipe):
                     side, score = "b" if p.black_to_move else "w", "-" if p.score is None else p.score
                     rows.append(f"{p.black:x} {p.white:x} {p.kings:x} {side} {p.result} {score}")
             rows.append(f"# end {number}")

@@ -386,6 +386,6 @@ def test_the_net_command_refuses_a_tables_folder_without_a_complete_set_before_t
 
 
 def test_self_play_batches_split_into_games_at_the_ballots_positions() -> None:
-    first = selfplay.play_game(0, 300)[:5]
-    second = selfplay.play_game(1, 300)[:4]
+    first = selfplay.play_game(0, selfplay.Recipe(300))[:5]
+    second = selfplay.play_game(1, selfplay.Recipe(300))[:4]
     assert selfplay.split_games(first + second) == [first, second]

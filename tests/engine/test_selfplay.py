@@ -14,47 +14,47 @@ from waiting import WAIT_SECONDS, wait_until
 
 from kingme.cli import INTERRUPTED_STATUS
 from kingme.engine import selfplay
-from kingme.engine.selfplay import Position
+from kingme.engine.selfplay import Position, Recipe
 
 
 def test_a_self_play_game_is_a_pure_function_of_its_index() -> None:
-    first = selfplay.play_game(3, nodes=300)
-    assert first == selfplay.play_game(3, nodes=300)
-    assert first != selfplay.play_game(4, nodes=300)
+    first = selfplay.play_game(3, Recipe(nodes=300))
+    assert first == selfplay.play_game(3, Recipe(nodes=300))
+    assert first != selfplay.play_game(4, Recipe(nodes=300))
     assert {p.result for p in first} <= {0.0, 0.5, 1.0} and len({p.result for p in first}) == 1
 
 
 def test_root_noise_is_part_of_the_recipe_and_ends_after_its_noisy_plies() -> None:
-    quiet = selfplay.play_game(3, nodes=300, noise=0)
-    assert quiet == selfplay.play_game(3, nodes=300, noise=80, noisy_plies=0)
-    assert quiet != selfplay.play_game(3, nodes=300, noise=80, noisy_plies=200)
+    quiet = selfplay.play_game(3, Recipe(nodes=300, noise=0))
+    assert quiet == selfplay.play_game(3, Recipe(nodes=300, noise=80, noisy_plies=0))
+    assert quiet != selfplay.play_game(3, Recipe(nodes=300, noise=80, noisy_plies=200))
 
 
 def test_the_players_evaluation_is_part_of_the_recipe() -> None:
-    table = selfplay.play_game(3, nodes=300, network=False)
-    assert table == selfplay.play_game(3, nodes=300, network=False)
-    assert table != selfplay.play_game(3, nodes=300)
+    table = selfplay.play_game(3, Recipe(nodes=300, network=False))
+    assert table == selfplay.play_game(3, Recipe(nodes=300, network=False))
+    assert table != selfplay.play_game(3, Recipe(nodes=300))
 
 
 def test_self_play_resumes_after_its_last_complete_batch(tmp_path: Path) -> None:
     path = tmp_path / "games-0.txt"
-    assert selfplay.generate(path, games=2, nodes=200, batch=1) == 2
+    assert selfplay.generate(path, games=2, recipe=Recipe(nodes=200), batch=1) == 2
     whole = path.read_text()
     path.write_text(whole + "# batch 2\n1 2 0 b 0.5\n")  # a batch cut off by a crash
-    assert selfplay.generate(path, games=3, nodes=200, batch=1) == 1
+    assert selfplay.generate(path, games=3, recipe=Recipe(nodes=200), batch=1) == 1
     batches = list(selfplay.read_batches([path]))
     assert [number for number, _ in batches] == [0, 1, 2]
     assert path.read_text().startswith(whole)
 
 
 def test_self_play_records_the_score_of_each_searched_move_and_reads_it_back(tmp_path: Path) -> None:
-    game = selfplay.play_game(3, nodes=300)
+    game = selfplay.play_game(3, Recipe(nodes=300))
     searched = [p for p in game if p.score is not None]
     assert searched and len(searched) < len(game)  # forced moves are not searched
     path = tmp_path / "games-0.txt"
-    selfplay.generate(path, games=1, nodes=300, batch=1)
+    selfplay.generate(path, games=1, recipe=Recipe(nodes=300), batch=1)
     [(_, positions)] = list(selfplay.read_batches([path]))
-    assert positions == selfplay.play_game(0, nodes=300)
+    assert positions == selfplay.play_game(0, Recipe(nodes=300))
 
 
 def test_rows_written_before_scores_were_recorded_read_without_a_score(tmp_path: Path) -> None:
