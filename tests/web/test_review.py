@@ -251,6 +251,8 @@ def test_a_refusal_and_an_error_midway_are_said_and_the_game_stays_to_review_aga
     expect(play.hook("review-message")).to_have_text(stopped)
     expect(play.page.locator("[data-testid=review-moves] li")).to_have_count(4)
     play.hook("review-budget").select_option("deep")
+    play.hook("review-step-first").click()  # the panel redraws: the budget picked stays picked
+    expect(play.hook("review-budget")).to_have_value("deep")
     play.hook("review-again").click()
     expect(play.hook("accuracy-white")).to_contain_text("41.2%")
     assert [asked["budget"] for asked in reviews.asked] == ["standard", "standard", "deep"]

@@ -111,6 +111,12 @@ function because(error) {
   return String(error);
 }
 
+// The budget picked for the next review: kept in the state, so the panel's redraws show it.
+export function choose(budget) {
+  review.chosen = BUDGETS.includes(budget) ? budget : "standard";
+  changed();
+}
+
 // Review the game with the chosen budget (again, when asked).
 export async function run(budget = review.chosen) {
   const { entry } = review;

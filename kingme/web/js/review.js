@@ -267,7 +267,8 @@ function build() {
     </aside>`);
   board = new BoardView(view.querySelector("#review-board"), { onActivate: actions.select, onEscape: actions.escape });
   $("review-stepper").append(...stepButtons("review-step", actions.step));
-  $("review-again").addEventListener("click", () => actions.run($("review-budget").value));
+  $("review-budget").addEventListener("change", (event) => actions.choose(event.target.value));
+  $("review-again").addEventListener("click", () => actions.run());
   $("learn-start").addEventListener("click", actions.startLearning);
   $("learn-next").addEventListener("click", actions.nextMistake);
   $("learn-skip").addEventListener("click", actions.nextMistake);
