@@ -262,9 +262,37 @@ def test_a_friend_whose_network_drops_shows_reconnecting_to_the_host_then_online
     friend.page.context.set_offline(True)
     expect(host.connected("white")).to_have_text("reconnecting…")
     expect(host.connected("white")).to_have_attribute("data-connected", "false")
+    expect(friend.connected("white")).to_have_text("reconnecting…")  # and so does the friend's own page
     friend.page.context.set_offline(False)
     expect(host.connected("white")).to_have_text("online")
     expect(host.connected("white")).to_have_attribute("data-connected", "true")
+    expect(friend.connected("white")).to_have_text("online")
+    host.move()
+    friend.wait_for_history(1)
+
+
+def test_a_connection_whose_pings_go_unanswered_is_given_up_and_opened_again(players):
+    # A connection dropped half-open delivers no close; the page notices when a ping is still
+    # unanswered as the next falls due, and opens a new one.
+    host, friend = players(), players()
+    friend.page.clock.install()  # the page's ping timer, run forward below instead of waited for
+    sockets = []
+
+    def without_pings(route: object) -> None:
+        server = route.connect_to_server()
+        route.on_message(lambda message: None if '"ping"' in str(message) else server.send(message))
+        sockets.append(route)
+
+    friend.page.route_web_socket(re.compile(r"/ws/rooms/"), without_pings)
+    friend.open_link(host.create(side="red"))
+    expect(friend.connected("white")).to_have_text("online")
+    friend.page.clock.run_for(60_000)  # two pings fall due, the first still unanswered
+    for _ in range(600):
+        if len(sockets) > 1:
+            break
+        friend.page.wait_for_timeout(25)  # lets Playwright run the route handler
+    assert len(sockets) > 1  # the page opened a new connection by itself
+    expect(friend.connected("white")).to_have_text("online")
     host.move()
     friend.wait_for_history(1)
 

@@ -70,8 +70,10 @@ function bothSeated() {
   return Boolean(room.state.seated.black && room.state.seated.white);
 }
 
+// Whether this page can reach the room now: its socket is open and greeted, and the browser is
+// online (a dropped network leaves the socket open, and silent, until pings go unanswered).
 function connected() {
-  return room.socket?.readyState === WebSocket.OPEN && room.greeted;
+  return room.socket?.readyState === WebSocket.OPEN && room.greeted && navigator.onLine;
 }
 
 // Whether this page's player has a game on: seated, both seats taken, no result yet.
@@ -177,7 +179,22 @@ function retry(current) {
   current.timer = window.setTimeout(() => room === current && connect(), wait * (0.75 + Math.random() / 2));
 }
 
+// Give up on a connection whose last ping went unanswered until the next was due: forget it at
+// once and try again, without waiting for a close that a dead network may deliver only minutes
+// later (or never, when the connection was dropped half-open).
+function abandon(current) {
+  const socket = current.socket;
+  if (!socket || room !== current) return;
+  current.socket = null;
+  current.greeted = false;
+  window.clearInterval(current.pinger);
+  socket.close();
+  retry(current);
+  changed();
+}
+
 function reconnectNow() {
+  changed(); // back online: the seat shows the socket's state again
   const state = room?.socket?.readyState;
   if (!room || room.stopped || state === WebSocket.OPEN || state === WebSocket.CONNECTING) return;
   window.clearTimeout(room.timer);
@@ -200,6 +217,7 @@ async function receive(current, message) {
       return undefined;
     case "pong":
       current.rtt = performance.now() - current.pinged;
+      current.unanswered = false;
       return undefined;
     case "error": return refused(current, message);
     default: return undefined;
@@ -210,6 +228,7 @@ function welcome(current, message) {
   current.greeted = true;
   current.attempts = 0;
   window.clearInterval(current.pinger);
+  current.unanswered = false;
   ping(current);
   current.pinger = window.setInterval(() => ping(current), PING_MS);
   current.player = message.you.player;
@@ -230,6 +249,11 @@ function welcome(current, message) {
 
 // A ping keeps the connection open and measures the round trip the clocks are corrected by.
 function ping(current) {
+  if (current.unanswered) {
+    abandon(current);
+    return;
+  }
+  current.unanswered = true;
   current.pinged = performance.now();
   send({ type: "ping" });
 }
@@ -296,7 +320,7 @@ function openRoom(id, token, player) {
   closeRoom();
   room = {
     id, token, player, state: null, last: null, presence: null, pending: null, sent: new Set(), notice: "",
-    socket: null, greeted: false, attempts: 0, timer: null, pinger: null, stopped: "", queue: Promise.resolve(),
+    socket: null, greeted: false, attempts: 0, timer: null, pinger: null, unanswered: false, stopped: "", queue: Promise.resolve(),
     pinged: 0, rtt: 0,
   };
   if (roomInUrl() !== id) window.history.pushState(null, "", roomPath(id));
@@ -457,6 +481,7 @@ function mount() {
     $("keep-sides").setAttribute("aria-pressed", "false");
   });
   window.addEventListener("online", reconnectNow);
+  window.addEventListener("offline", () => changed()); // this page's seat says it is reconnecting
   document.addEventListener("visibilitychange", () => { if (!document.hidden) reconnectNow(); });
   window.addEventListener("popstate", () => {
     const id = roomInUrl();
