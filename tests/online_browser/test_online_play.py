@@ -271,6 +271,20 @@ def test_a_friend_whose_network_drops_shows_reconnecting_to_the_host_then_online
     friend.wait_for_history(1)
 
 
+def test_a_browser_that_says_it_is_offline_while_its_connection_works_plays_on(players):
+    # A browser with no network at all says it is offline, yet its socket to a server on the
+    # same machine works: the seat believes the server's answer to a ping over the browser's word.
+    host, friend = players(), players()
+    friend.open_link(host.create(side="red"))
+    expect(friend.connected("white")).to_have_text("online")
+    friend.page.evaluate("window.dispatchEvent(new Event('offline'))")
+    expect(friend.connected("white")).to_have_text("online")
+    host.move()
+    friend.wait_for_history(1)
+    friend.move()
+    host.wait_for_history(2)
+
+
 def test_a_connection_whose_pings_go_unanswered_is_given_up_and_opened_again(players):
     # A connection dropped half-open delivers no close; the page notices when a ping is still
     # unanswered as the next falls due, and opens a new one.

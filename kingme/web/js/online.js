@@ -70,10 +70,12 @@ function bothSeated() {
   return Boolean(room.state.seated.black && room.state.seated.white);
 }
 
-// Whether this page can reach the room now: its socket is open and greeted, and the browser is
-// online (a dropped network leaves the socket open, and silent, until pings go unanswered).
+// Whether this page can reach the room now: its socket is open and greeted, and the browser has
+// not said it went offline since the server last answered a ping (a dropped network leaves the
+// socket open, and silent, until pings go unanswered). Not navigator.onLine itself: a browser
+// with no network at all says it is offline while its socket to a server on the same machine works.
 function connected() {
-  return room.socket?.readyState === WebSocket.OPEN && room.greeted && navigator.onLine;
+  return room.socket?.readyState === WebSocket.OPEN && room.greeted && !room.offline;
 }
 
 // Whether this page's player has a game on: seated, both seats taken, no result yet.
@@ -193,8 +195,17 @@ function abandon(current) {
   changed();
 }
 
+// The browser's word that its network went (``offline``) or came back: this page's seat says it
+// is reconnecting until the network is back or a ping sent now is answered after all.
+function online(offline) {
+  if (!room) return;
+  room.offline = offline;
+  changed();
+  if (!offline) reconnectNow();
+  else if (!room.unanswered) ping(room);
+}
+
 function reconnectNow() {
-  changed(); // back online: the seat shows the socket's state again
   const state = room?.socket?.readyState;
   if (!room || room.stopped || state === WebSocket.OPEN || state === WebSocket.CONNECTING) return;
   window.clearTimeout(room.timer);
@@ -218,6 +229,10 @@ async function receive(current, message) {
     case "pong":
       current.rtt = performance.now() - current.pinged;
       current.unanswered = false;
+      if (current.offline) {
+        current.offline = false;
+        changed();
+      }
       return undefined;
     case "error": return refused(current, message);
     default: return undefined;
@@ -320,7 +335,7 @@ function openRoom(id, token, player) {
   closeRoom();
   room = {
     id, token, player, state: null, last: null, presence: null, pending: null, sent: new Set(), notice: "",
-    socket: null, greeted: false, attempts: 0, timer: null, pinger: null, unanswered: false, stopped: "", queue: Promise.resolve(),
+    socket: null, greeted: false, attempts: 0, timer: null, pinger: null, unanswered: false, offline: false, stopped: "", queue: Promise.resolve(),
     pinged: 0, rtt: 0,
   };
   if (roomInUrl() !== id) window.history.pushState(null, "", roomPath(id));
@@ -480,8 +495,8 @@ function mount() {
     send({ type: "play_again", keep_sides: $("keep-sides").getAttribute("aria-pressed") === "true" });
     $("keep-sides").setAttribute("aria-pressed", "false");
   });
-  window.addEventListener("online", reconnectNow);
-  window.addEventListener("offline", () => changed()); // this page's seat says it is reconnecting
+  window.addEventListener("online", () => online(false));
+  window.addEventListener("offline", () => online(true));
   document.addEventListener("visibilitychange", () => { if (!document.hidden) reconnectNow(); });
   window.addEventListener("popstate", () => {
     const id = roomInUrl();
