@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -37,8 +38,12 @@ def _watch_parent(parent: int) -> None:
 
 
 def _start_worker(parent: int) -> None:
-    """Worker start-up: warm the engine, and leave as soon as the server process is gone — a
-    server killed outright would otherwise leave its workers waiting on their queue forever."""
+    """Worker start-up: ignore Ctrl-C, warm the engine, and leave as soon as the server process is
+    gone — a server killed outright would otherwise leave its workers waiting on their queue
+    forever. A terminal's Ctrl-C reaches every process of the command: the server stops and
+    closes the pool, which ends the workers, so the operator sees the server's one line rather
+    than a traceback from each worker (as a match's workers do, ``kingme.engine.match``)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
     warm_up()
 

@@ -1,10 +1,17 @@
-"""``kingme serve``: its options and their defaults."""
+"""``kingme serve``: its options and their defaults, and how Ctrl-C stops it."""
 
 from __future__ import annotations
 
+import json
+import os
+import signal
 import socket
+import subprocess
+import sys
+import urllib.request
 
 import pytest
+from waiting import wait_until
 
 from kingme.cli import build_parser, main
 
@@ -83,3 +90,40 @@ def test_serve_refuses_a_bad_setting(tmp_path, monkeypatch, capsys, variable, va
     monkeypatch.setenv("KINGME_DATA_DIR", str(tmp_path))
     monkeypatch.setenv(variable, value)
     assert variable in one_line_error(["serve"], capsys)
+
+
+def test_ctrl_c_stops_the_server_and_its_engine_workers_in_one_line(tmp_path):
+    """A terminal's Ctrl-C reaches every process of the command, the engine workers too: the
+    operator sees the server's one line, not a traceback from each worker."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**os.environ, "KINGME_DATA_DIR": str(tmp_path), "KINGME_EGDB_DIR": str(tmp_path / "egdb")}
+    env["KINGME_EGDB_PIECES"] = "0"  # no background table build
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kingme", "serve", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as in a terminal
+    )
+    try:
+        assert process.stdout
+        assert "serving on" in process.stdout.readline()
+
+        def workers_ready() -> bool:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/info", timeout=5) as answer:
+                    return bool(json.load(answer)["engineReady"])
+            except OSError:
+                return False
+
+        wait_until(workers_ready, "the engine workers started")
+        os.killpg(process.pid, signal.SIGINT)
+        process.wait(timeout=120)
+        assert process.stdout.read().splitlines() == ["kingme: stopped"]
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
