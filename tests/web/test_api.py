@@ -293,6 +293,22 @@ def test_the_page_is_served_with_a_strict_content_security_policy(client):
     assert response.headers["x-content-type-options"] == "nosniff"
 
 
+@pytest.mark.parametrize("path", ["/api/info", "/favicon.svg", "/no-such-page"])
+def test_every_answer_a_browser_may_open_as_a_document_carries_the_policy(client, path):
+    response = client.get(path)
+    assert "default-src 'self'" in response.headers["content-security-policy"]
+    assert response.headers["x-frame-options"] == "DENY"
+    assert response.headers["x-content-type-options"] == "nosniff"
+
+
+@pytest.mark.parametrize("path", ["/js/main.js", "/css/app.css", "/i18n/en.json"])
+def test_the_pages_scripts_styles_and_words_go_without_the_document_policy_they_would_ignore(client, path):
+    response = client.get(path)
+    assert response.status_code == 200
+    assert "content-security-policy" not in response.headers and "x-frame-options" not in response.headers
+    assert response.headers["x-content-type-options"] == "nosniff"
+
+
 def test_the_front_end_modules_are_served_as_javascript(client):
     response = client.get("/js/main.js")
     assert response.status_code == 200
