@@ -86,11 +86,17 @@ def _run_build(args: argparse.Namespace) -> int:
     return 0
 
 
+def _to_conversion(distance: int) -> str:
+    """A table's distance said for what it counts: ``17 plies to the next capture or man's move``
+    (not to the game's end; see docs/egdb.md)."""
+    return f"{plural(distance, 'ply', 'plies')} to the next capture or man's move"
+
+
 def _describe(result: int, side: str) -> str:
     if is_win(result):
-        return f"{side} wins, converting in {plural(plies(result), 'ply', 'plies')}"
+        return f"{side} wins, {_to_conversion(plies(result))}"
     if is_loss(result):
-        return f"{side} loses, the opponent converting in {plural(plies(result), 'ply', 'plies')}"
+        return f"{side} loses, {_to_conversion(plies(result))}"
     return "draw" if result == 0 else "unknown (the game is over)"
 
 

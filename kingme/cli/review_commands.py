@@ -19,8 +19,8 @@ ROW = "{:>4}  {:<5}  {:<12}  {:>14}  {:>6}  {:<10}  {}"
 
 
 def _evaluation(evaluation: dict[str, Any]) -> str:
-    """An EVAL for people: ``+0.35`` (Black's view, in men), ``Black in 7`` (a proven win in so
-    many plies), ``Black won`` / ``draw`` at the end of a game."""
+    """An EVAL for people: ``+0.35`` (Black's view, in men), ``Black in 7`` (a proven win, a
+    capture or a man's move within so many plies), ``Black won`` / ``draw`` at the end of a game."""
     if evaluation["table_plies"] is not None:
         plies = evaluation["table_plies"]
         return f"{'Black' if plies > 0 else 'White'} in {abs(plies)}"

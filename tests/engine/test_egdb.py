@@ -455,7 +455,8 @@ def test_probe_prints_the_value_of_the_position_and_of_each_move(
 ) -> None:
     assert main(["egdb", "probe", "--fen", FIRST_POSITION, "--dir", str(built)]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].startswith(f"{FIRST_POSITION}: white wins, converting in ")
+    assert lines[0] == f"{FIRST_POSITION}: white wins, 17 plies to the next capture or man's move"
+    assert "  19-16        white loses, 2 plies to the next capture or man's move" in lines
     assert any(line.split()[0] == "23-27" and "white wins" in line for line in lines[1:])
     assert len(lines) == 1 + len(Board(FIRST_POSITION).legal_moves())
 

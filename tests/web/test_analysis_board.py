@@ -256,6 +256,10 @@ def test_the_board_speaks_every_language(new_play) -> None:
 
 def test_an_ending_the_tables_hold_shows_wins_in_plies_and_the_search_finished(play) -> None:
     open_board(play, "W:WK30,K26:BK1")
-    expect(play.hook("eval-text")).to_have_text(re.compile(r"^#-\d+$"))  # White wins in so many plies
+    # White wins, with a capture or a man's move within so many plies (the tables' distance to
+    # conversion, not to the game's end): the compact label, and in words for screen readers.
+    expect(play.hook("eval-text")).to_have_text(re.compile(r"^#-\d+$"))
+    words = r"^#-\d+, White wins · a capture or a man's move within \d+ pl(y|ies)$"
+    expect(play.hook("eval-bar")).to_have_attribute("aria-valuetext", re.compile(words))
     expect(play.hook("analysis-status")).to_have_text("The search has gone as deep as it goes here.")
     expect(play.hook("eval-bar")).to_have_attribute("aria-valuenow", "0")

@@ -140,7 +140,8 @@ def test_a_review_shows_accuracy_the_graph_and_verdicts_and_each_move_in_detail(
     expect(moves.nth(3)).to_have_text("26x17 ?")
 
     expect(play.hook("review-where")).to_have_text("After 2… 26x17")  # the review opens at the end
-    expect(play.hook("review-eval")).to_have_text("White wins in 9 plies (endgame tables).")
+    table_win = "White wins (endgame tables): a capture or a man's move within 9 plies."
+    expect(play.hook("review-eval")).to_have_text(table_win)
     page.locator(".graph-dot.verdict-blunder").click()
     expect(play.hook("review-where")).to_have_text("After 1… 22-18")
     expect(play.hook("review-verdict")).to_have_text("Blunder: 28 points of winning chances lost.")

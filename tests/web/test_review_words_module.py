@@ -1,4 +1,5 @@
-"""js/review.js's evaluation in words, as a unit in Chromium: a table win in one ply says "ply"."""
+"""js/review.js's evaluation in words, as a unit in Chromium: a table win says what its plies count
+(the distance to the next capture or man's move), and one ply is "ply"."""
 
 from __future__ import annotations
 
@@ -21,5 +22,5 @@ def eval_text(play, table_plies: int) -> str:
 
 
 def test_a_table_win_is_told_in_plies_and_one_ply_in_the_singular(play):
-    assert eval_text(play, 9) == "Red wins in 9 plies (endgame tables)."
-    assert eval_text(play, -1) == "White wins in 1 ply (endgame tables)."
+    assert eval_text(play, 9) == "Red wins (endgame tables): a capture or a man's move within 9 plies."
+    assert eval_text(play, -1) == "White wins (endgame tables): a capture or a man's move within 1 ply."

@@ -45,7 +45,9 @@ const $ = (testid) => view.querySelector(`[data-testid="${testid}"]`);
 
 // ---- words -------------------------------------------------------------------------------------
 
-// An EVAL for people: "+0.25" (men, Red's view) or "#12" / "#-12" for a win in 12 plies.
+// An EVAL for people: "+0.25" (men, Red's view) or "#12" / "#-12" for a proven win (Red's,
+// White's) with a capture or a man's move within 12 plies (the tables' distance to conversion);
+// evalWords says so in words, for the tooltip and the bar's aria-valuetext.
 export function evalText(value) {
   if (!value) return "";
   if (value.table_plies !== null && value.table_plies !== undefined) return `#${value.table_plies}`;

@@ -30,8 +30,9 @@ function percent(value) {
   return value === null ? "–" : new Intl.NumberFormat(language(), { maximumFractionDigits: 1 }).format(value);
 }
 
-// An evaluation in words, from Red's (Black's) side: a table win in N plies, else the score in
-// men ("+0.45"), with Red's winning chances.
+// An evaluation in words, from Red's (Black's) side: a table win with a capture or a man's move
+// within N plies (the tables count plies to the next conversion, not to the game's end), else the
+// score in men ("+0.45"), with Red's winning chances.
 export function evalText(value) {
   if (value.table_plies !== null) {
     const winner = value.table_plies > 0 ? "black" : "white";

@@ -40,7 +40,7 @@ export function moveText(value, what = "move") {
 }
 
 // EVAL: { score (hundredths of a man, Black's view) | null, win (Black's chance, 0…100),
-// table_plies (a table win in N plies, positive for Black) | null }.
+// table_plies (a proven win, a capture or a man's move within N plies; positive for Black) | null }.
 export function cleanEval(raw) {
   const value = object(raw, "eval");
   return {
