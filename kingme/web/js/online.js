@@ -197,7 +197,7 @@ function abandon(current) {
 
 // The browser's word that its network went (``offline``) or came back: this page's seat says it
 // is reconnecting until the network is back or a ping sent now is answered after all.
-function online(offline) {
+function browserOffline(offline) {
   if (!room) return;
   room.offline = offline;
   changed();
@@ -495,8 +495,8 @@ function mount() {
     send({ type: "play_again", keep_sides: $("keep-sides").getAttribute("aria-pressed") === "true" });
     $("keep-sides").setAttribute("aria-pressed", "false");
   });
-  window.addEventListener("online", () => online(false));
-  window.addEventListener("offline", () => online(true));
+  window.addEventListener("online", () => browserOffline(false));
+  window.addEventListener("offline", () => browserOffline(true));
   document.addEventListener("visibilitychange", () => { if (!document.hidden) reconnectNow(); });
   window.addEventListener("popstate", () => {
     const id = roomInUrl();

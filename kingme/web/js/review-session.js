@@ -25,7 +25,7 @@ const MISSES_SHOWN = 2;
 // The state, set when this module loads (read it anywhere, change it only here).
 session.review = {
   entry: null, // the game: { id (null when not archived), kind, level, player, result, record, pdn, date, review }
-  chosen: "standard", // the budget asked for
+  chosen: "standard", // the budget picked for the next review (and asked for by the last)
   status: "idle", // "queued" | "running" | "done" | "failed"
   queued: 0, // reviews ahead of this one while queued
   budget: null, initial: null, plies: [], summary: null, // what the server said so far
@@ -118,13 +118,12 @@ export function choose(budget) {
 }
 
 // Review the game with the chosen budget (again, when asked).
-export async function run(budget = review.chosen) {
+export async function run() {
   const { entry } = review;
   if (!entry) return;
   running?.abort();
   const controller = new AbortController();
   running = controller;
-  review.chosen = BUDGETS.includes(budget) ? budget : "standard";
   Object.assign(review, { status: "queued", queued: 0, budget: null, initial: null, plies: [], summary: null, error: "", learn: null });
   changed();
   try {
