@@ -95,6 +95,11 @@ COMMANDS = (
     Command(
         "tune selfplay", "play engine games and record their positions (resumable)", "engine_commands:selfplay_options"
     ),
+    Command(
+        "tune relabel",
+        "search the recorded positions without kings deeper, for training (resumable)",
+        "engine_commands:relabel_options",
+    ),
     Command("tune net", "train the evaluation network on the recorded games", "engine_commands:net_options"),
     Command("book build", "grow the opening book by deep searches (resumable)", "book_commands:build_options"),
     Command(

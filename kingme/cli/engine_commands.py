@@ -202,12 +202,50 @@ def _run_tune_selfplay(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_tune_net(args: argparse.Namespace) -> int:
-    from kingme.engine import network, network_training
+def _relabel_worker(job: tuple[str, int, int, int]) -> int:
+    from kingme.engine.relabel import relabel
 
-    paths = sorted(Path(args.dir).glob("games-*.txt"))
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the main process, which ends the pool
+    directory, nodes, worker, workers = job
+    return relabel(Path(directory), nodes, worker, workers, lambda line: print(line, flush=True))
+
+
+def _run_tune_relabel(args: argparse.Namespace) -> int:
+    import multiprocessing
+
+    _games_in(args.dir)
+    print(f"searching the positions without kings of the games in {args.dir} at {plural(args.nodes, 'node')} (resumes)")
+    jobs = [(args.dir, args.nodes, worker, args.workers) for worker in range(args.workers)]
+    stop_on_sigterm_as_on_ctrl_c()
+    try:
+        with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
+            searched = sum(pool.map(_relabel_worker, jobs))
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt(f"every complete batch is kept in {args.dir}; the same command goes on") from None
+    print(f"{plural(searched, 'position')} searched")
+    return 0
+
+
+def _games_in(directory: str) -> list[Path]:
+    """The self-play files in ``directory``, refused with what to run when there are none."""
+    paths = sorted(Path(directory).glob("games-*.txt"))
     if not paths:
-        raise ValueError(f"no games in {args.dir}: run 'kingme tune selfplay --dir {args.dir}' first")
+        raise ValueError(f"no games in {directory}: run 'kingme tune selfplay --dir {directory}' first")
+    return paths
+
+
+def _run_tune_net(args: argparse.Namespace) -> int:
+    from kingme.engine import network, network_training, relabel
+
+    paths = _games_in(args.dir)
+    deep = None
+    if args.deep:
+        deep = relabel.read_scores(Path(args.dir).glob(relabel.file_name(args.deep, "*")))
+        if not deep:
+            raise ValueError(
+                f"no deep scores at {args.deep:,} nodes in {args.dir}: "
+                f"run 'kingme tune relabel --dir {args.dir} --nodes {args.deep}' first"
+            )
     output = Path(args.output or Path(network.__file__).parent / network.NETWORK_FILE)
     check_output(output, "the network file")
     start, hidden, second = None, args.hidden, args.second
@@ -217,10 +255,16 @@ def _run_tune_net(args: argparse.Namespace) -> int:
     network.check_widths(hidden, second)
     tables = _training_tables(args.tables)
     print(f"reading the positions of {plural(len(paths), 'games file')} in {args.dir}…", flush=True)
-    train, held_out, scale = network_training.read_examples(paths, args.td, tables)
+    train, held_out, scale, deep_scale = network_training.read_examples(paths, args.td, tables, deep, args.deep_weight)
     print(f"{len(train):,} training and {len(held_out):,} held-out quiet positions", flush=True)
     floor = network_training.cross_entropy(held_out.labels, held_out.labels)
     print(f"labels: TD({args.td:g}) returns, scores at {scale:.0f} a logit; held-out entropy (the floor) {floor:.5f}")
+    if deep is not None:
+        print(
+            f"{len(deep):,} positions without kings labelled {args.deep_weight:g} by their {args.deep:,}-node score "
+            f"(at {deep_scale:.0f} a logit)",
+            flush=True,
+        )
     output_scale = args.scale or scale
     print(f"the network's scores: {output_scale:.1f} hundredths of a man a logit", flush=True)
     if start is not None:
@@ -236,6 +280,7 @@ def _run_tune_net(args: argparse.Namespace) -> int:
         start=start,
     )
     made = f", endings of at most {tables.max_pieces} pieces labelled by the tables" if tables else ""
+    made += f", positions without kings {args.deep_weight:g} by {args.deep:,}-node scores" if args.deep else ""
     made += f", from {Path(args.start).name}" if args.start else ""
     note = (
         f"trained by kingme tune net on {len(train):,} positions, TD({args.td:g}) labels{made}, "
@@ -380,5 +425,26 @@ def net_options(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="endgame tables (kingme egdb build --dir DIR): label the positions they hold by their exact result",
     )
+    parser.add_argument(
+        "--deep",
+        type=_positive,
+        metavar="NODES",
+        help="label the positions without kings by their scores of kingme tune relabel --nodes NODES, blended",
+    )
+    # The default is network_training's DEEP_WEIGHT.
+    parser.add_argument(
+        "--deep-weight",
+        type=fraction,
+        default=0.5,
+        help="with --deep, how much of such a label is the deep score's expected result, the rest its TD return "
+        "(default 0.5)",
+    )
     parser.add_argument("--output", help="network file to write (default: the package's own, which the engine loads)")
     parser.set_defaults(run=_run_tune_net)
+
+
+def relabel_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--dir", default="tune-data", help="where the games are (default ./tune-data)")
+    parser.add_argument("--nodes", type=_positive, default=250_000, help="nodes a search (default 250,000)")
+    parser.add_argument("--workers", type=_positive, default=2, help="processes to search in (default 2)")
+    parser.set_defaults(run=_run_tune_relabel)

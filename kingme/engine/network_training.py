@@ -25,9 +25,10 @@ from __future__ import annotations
 import copy
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -37,6 +38,7 @@ from kingme.engine.bitops import turned
 from kingme.engine.egdb.database import Tables
 from kingme.engine.egdb.probe import DRAW, UNKNOWN, is_win, probe
 from kingme.engine.movegen import capturers
+from kingme.engine.relabel import Quiet
 from kingme.engine.selfplay import read_batches, split_games
 
 #: One batch of games in ``HOLD_OUT`` is held out to measure the fit.
@@ -60,6 +62,9 @@ DECAY = 0.7
 TD = 0.9
 #: The random draws (first weights, order of the positions): the same games give the same network.
 SEED = 1
+#: How much of the label of a position with a deep score (``kingme tune relabel``) is that
+#: score's expected result, the rest its TD return.
+DEEP_WEIGHT = 0.5
 #: Positions a forward pass takes at once when only predicting (bounds the memory used).
 CHUNK = 65536
 
@@ -179,13 +184,33 @@ def _exact_results(
     return exact
 
 
-def read_examples(paths: list[Path], td: float = TD, tables: Tables | None = None) -> tuple[Examples, Examples, float]:
+class Labelled(NamedTuple):
+    """What ``read_examples`` read: the training and held-out positions, the scale (hundredths
+    of a man a logit) that turned the self-play searches' scores into expected results, and the
+    one that turned the deep scores into theirs (NaN without deep scores)."""
+
+    train: Examples
+    held_out: Examples
+    scale: float
+    deep_scale: float
+
+
+def read_examples(
+    paths: list[Path],
+    td: float = TD,
+    tables: Tables | None = None,
+    deep: Mapping[Quiet, int] | None = None,
+    deep_weight: float = DEEP_WEIGHT,
+) -> Labelled:
     """The training and held-out positions of the self-play files, labelled by their TD(``td``)
-    returns, and the scale (hundredths of a man a logit) that turned the search's scores into
-    expected results: the one that predicts the training games' results best. With ``tables``,
-    every position they hold is labelled by its exact result and ends its game's blend (see
-    ``_returns``): self-play runs without tables and does not always convert a won ending."""
-    sets: list[list[tuple[int, int, int, bool, float, float, int]]] = [[], []]
+    returns, with the scale that predicts the training games' results best from the search's
+    scores (``search_scale``). With ``tables``, every position they hold is labelled by its exact
+    result and ends its game's blend (see ``_returns``): self-play runs without tables and does not
+    always convert a won ending. With ``deep`` (Black's scores of positions without kings by deeper
+    searches, ``relabel.read_scores``), a position it holds is labelled ``deep_weight`` of the deep
+    score's expected result (at the scale fitted to the games' results the same way) and the rest
+    its TD return; only its own label changes, the blend of the positions before it does not."""
+    sets: list[list[tuple[int, int, int, bool, float, float, int, float]]] = [[], []]
     game = 0
     for batch, positions in read_batches(paths):
         target = sets[1 if batch % HOLD_OUT == HOLD_OUT - 1 else 0]
@@ -193,14 +218,18 @@ def read_examples(paths: list[Path], td: float = TD, tables: Tables | None = Non
             game += 1
             for p in played:
                 score = math.nan if p.score is None else p.score
-                target.append((p.black, p.white, p.kings, p.black_to_move, p.result, score, game))
-    columns = [list(zip(*rows, strict=True)) if rows else [()] * 7 for rows in sets]
+                deep_score = math.nan if deep is None or p.kings else deep.get((p.black, p.white, p.black_to_move))
+                deep_score = math.nan if deep_score is None else deep_score
+                target.append((p.black, p.white, p.kings, p.black_to_move, p.result, score, game, deep_score))
+    columns = [list(zip(*rows, strict=True)) if rows else [()] * 8 for rows in sets]
     # Black's scores and results, as the files hold them.
     scores = [np.array(c[5], dtype=np.float64) for c in columns]
     results = [np.array(c[4], dtype=np.float64) for c in columns]
+    deep_scores = [np.array(c[7], dtype=np.float64) for c in columns]
     scale = search_scale(scores[0], results[0])
+    deep_scale = math.nan if deep is None else search_scale(deep_scores[0], results[0])
     out = []
-    for c, black_scores, black_results in zip(columns, scores, results, strict=True):
+    for c, black_scores, black_results, black_deep in zip(columns, scores, results, deep_scores, strict=True):
         black, white, kings = (np.array(c[i], dtype=np.int64) for i in range(3))
         to_move = np.array(c[3], dtype=np.bool_)
         expected = expected_result(np.nan_to_num(black_scores), scale)
@@ -211,13 +240,16 @@ def read_examples(paths: list[Path], td: float = TD, tables: Tables | None = Non
         )
         games = np.array(c[6], dtype=np.int64)
         returns = _returns(expected, ~np.isnan(black_scores), black_results, games, td, exact)
+        if deep is not None:
+            deeper = deep_weight * expected_result(np.nan_to_num(black_deep), deep_scale) + (1 - deep_weight) * returns
+            returns = np.where(np.isnan(black_deep) | ~np.isnan(exact), returns, deeper)
         inputs, quiet = _encode(black, white, kings, to_move)
         # Turned to the side to move's view.
         black_moves = to_move[quiet]
         labels = np.where(black_moves, returns[quiet], 1.0 - returns[quiet])
         own_scores = np.where(black_moves, black_scores[quiet], -black_scores[quiet])
         out.append(Examples(inputs[quiet], labels, own_scores))
-    return out[0], out[1], scale
+    return Labelled(out[0], out[1], scale, deep_scale)
 
 
 @dataclass

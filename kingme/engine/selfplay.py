@@ -164,10 +164,10 @@ def play_game(index: int, recipe: Recipe) -> list[Position]:
     return positions
 
 
-def _resume(path: Path) -> int:
+def resume_batches(path: Path) -> int:
     """Cut ``path`` after its last complete batch (a header line ``# batch N``, its rows, and
     ``# end N``; anything after the last ``# end`` is a batch a crash interrupted) and return the
-    number of the batch to play next."""
+    number of the next batch. Self-play's files and ``relabel``'s are written this way."""
     if not path.exists():
         return 0
     text = path.read_text()
@@ -197,7 +197,7 @@ def generate(
 
     A row is ``black white kings side result score`` (hex bits, ``b``/``w``, result and search
     score for Black, ``-`` for no score)."""
-    start = _resume(path)
+    start = resume_batches(path)
     total = (games + batch - 1) // batch
     written = 0
     with path.open("a") as out:

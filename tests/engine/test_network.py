@@ -198,14 +198,14 @@ def _material_games(folder: Path) -> Path:
 
 
 def test_examples_are_seen_from_the_side_to_move(tmp_path: Path) -> None:
-    train, _, _ = network_training.read_examples([_material_games(tmp_path)], td=0.0)
+    train, *_ = network_training.read_examples([_material_games(tmp_path)], td=0.0)
     own_men, opp_men = train.inputs[:, :32].sum(axis=1), train.inputs[:, 64:96].sum(axis=1)
     # The score was Black's lead; seen from the side to move it is the mover's lead.
     assert np.array_equal(np.sign(train.scores), np.sign(own_men.astype(int) - opp_men.astype(int)))
 
 
 def test_training_learns_that_the_side_with_more_men_stands_better(tmp_path: Path) -> None:
-    train, held_out, _ = network_training.read_examples([_material_games(tmp_path)], td=0.0)
+    train, held_out, *_ = network_training.read_examples([_material_games(tmp_path)], td=0.0)
     guess = np.full(len(held_out), train.labels.mean())
     _, held = network_training.train(train, held_out, epochs=20, hidden=16, batch=32)
     assert held < network_training.cross_entropy(guess, held_out.labels) - 0.05
@@ -360,8 +360,8 @@ def test_with_tables_an_ending_they_know_gets_its_exact_result_whatever_the_game
     rows = ["# batch 0", "24000 10000000 10024000 b 0.5 0", "24000 10000000 10024000 w 0.5 0", "# end 0"]
     (tmp_path / "games-0.txt").write_text("\n".join(rows) + "\n")
     files = [tmp_path / "games-0.txt"]
-    plain, _, _ = network_training.read_examples(files, td=0.9)
-    exact, _, _ = network_training.read_examples(files, td=0.9, tables=egdb.load(three_piece_directory, 3))
+    plain, *_ = network_training.read_examples(files, td=0.9)
+    exact, *_ = network_training.read_examples(files, td=0.9, tables=egdb.load(three_piece_directory, 3))
     assert list(plain.labels) == [0.5, 0.5]
     assert list(exact.labels) == [1.0, 0.0]  # each from its side to move's view: Black wins
 
