@@ -92,6 +92,7 @@ NOT_RUN = {
     "kingme puzzles withdraw": "names the command; it needs the puzzle's ID (tests/daily/test_calendar.py)",
     "kingme puzzles endings": "names the command; it needs --pieces and --output (tests/daily/test_puzzles.py)",
     "kingme tune selfplay": "16,000 engine games",
+    "kingme tune relabel": "needs the games of tune selfplay; minutes of searches",
     "kingme tune net": "needs the games of tune selfplay",
     "kingme book build": "hours of searches into the package's opening book",
     "kingme book build --nodes 4000000": "an hour of searches into the package's opening book",
