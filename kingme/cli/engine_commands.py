@@ -12,9 +12,10 @@ import functools
 import signal
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from kingme.cli.arguments import (
     add_position,
@@ -38,6 +39,8 @@ if TYPE_CHECKING:
     from kingme.engine.selfplay import Recipe
 
 _positive = whole_number(1)
+#: The arguments of one worker process of a ``tune`` command.
+Job = TypeVar("Job")
 
 
 def level(text: str) -> str:
@@ -167,6 +170,19 @@ def _run_match(args: argparse.Namespace) -> int:
     return 0
 
 
+def _in_workers(work: Callable[[Job], int], jobs: list[Job], directory: str) -> int:
+    """The sum of ``work`` over ``jobs``, one process each; stopped by Ctrl-C or SIGTERM, the
+    workers end with the pool and the message says that their complete batches are kept."""
+    import multiprocessing
+
+    stop_on_sigterm_as_on_ctrl_c()
+    try:
+        with multiprocessing.get_context("spawn").Pool(len(jobs)) as pool:
+            return sum(pool.map(work, jobs))
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt(f"every complete batch is kept in {directory}; the same command goes on") from None
+
+
 def _selfplay_worker(job: tuple[str, int, Recipe, int, int]) -> int:
     from kingme.engine.selfplay import generate
 
@@ -177,8 +193,6 @@ def _selfplay_worker(job: tuple[str, int, Recipe, int, int]) -> int:
 
 
 def _run_tune_selfplay(args: argparse.Namespace) -> int:
-    import multiprocessing
-
     from kingme.engine.selfplay import Recipe
 
     if Path(args.dir).exists() and not Path(args.dir).is_dir():
@@ -192,12 +206,7 @@ def _run_tune_selfplay(args: argparse.Namespace) -> int:
         nodes=args.nodes, noise=args.noise, noisy_plies=args.noisy_plies, network=args.evaluation == "network"
     )
     jobs = [(args.dir, args.games, recipe, worker, args.workers) for worker in range(args.workers)]
-    stop_on_sigterm_as_on_ctrl_c()
-    try:
-        with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
-            batches = sum(pool.map(_selfplay_worker, jobs))
-    except KeyboardInterrupt:
-        raise KeyboardInterrupt(f"every complete batch is kept in {args.dir}; the same command goes on") from None
+    batches = _in_workers(_selfplay_worker, jobs, args.dir)
     print(f"{plural(batches, 'new batch', 'new batches')} of games written")
     return 0
 
@@ -211,17 +220,10 @@ def _relabel_worker(job: tuple[str, int, int, int]) -> int:
 
 
 def _run_tune_relabel(args: argparse.Namespace) -> int:
-    import multiprocessing
-
     _games_in(args.dir)
     print(f"searching the positions without kings of the games in {args.dir} at {plural(args.nodes, 'node')} (resumes)")
     jobs = [(args.dir, args.nodes, worker, args.workers) for worker in range(args.workers)]
-    stop_on_sigterm_as_on_ctrl_c()
-    try:
-        with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
-            searched = sum(pool.map(_relabel_worker, jobs))
-    except KeyboardInterrupt:
-        raise KeyboardInterrupt(f"every complete batch is kept in {args.dir}; the same command goes on") from None
+    searched = _in_workers(_relabel_worker, jobs, args.dir)
     print(f"{plural(searched, 'position')} searched")
     return 0
 

@@ -22,13 +22,12 @@ complete batch holds, so more games added to the folder later are relabelled by 
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from kingme.engine.analysis import deepen
 from kingme.engine.movegen import capturers
-from kingme.engine.selfplay import MAX_DEPTH, read_batches, resume_batches
+from kingme.engine.selfplay import MAX_DEPTH, read_batches, resume_batches, write_batch
 
 #: Positions searched between two writes: about ten seconds of a worker at 100,000 nodes.
 BATCH = 400
@@ -114,14 +113,11 @@ def relabel(
     ]
     with path.open("a") as out:
         for first in range(0, len(todo), BATCH):
-            rows = [f"# batch {number}"]
+            rows = []
             for position in todo[first : first + BATCH]:
                 black, white, black_to_move = position
                 rows.append(f"{black:x} {white:x} {'b' if black_to_move else 'w'} {deep_score(position, nodes)}")
-            rows.append(f"# end {number}")
-            out.write("\n".join(rows) + "\n")
-            out.flush()
-            os.fsync(out.fileno())
+            write_batch(out, number, rows)
             number += 1
             if progress:
                 progress(f"worker {worker}: {min(first + BATCH, len(todo)):,} of {len(todo):,} positions")

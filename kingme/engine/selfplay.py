@@ -26,6 +26,7 @@ import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
 import numpy as np
 
@@ -181,6 +182,14 @@ def resume_batches(path: Path) -> int:
     return int(text[cut:line_end].split()[2]) + 1
 
 
+def write_batch(out: TextIO, number: int, rows: list[str]) -> None:
+    """Append batch ``number`` of ``rows`` to ``out`` between its ``# batch`` and ``# end`` lines,
+    and make it durable before going on (``resume_batches`` keeps only what ends in ``# end``)."""
+    out.write("\n".join([f"# batch {number}", *rows, f"# end {number}"]) + "\n")
+    out.flush()
+    os.fsync(out.fileno())
+
+
 def generate(
     path: Path,
     games: int,
@@ -205,15 +214,12 @@ def generate(
             if number % workers != worker:
                 # each worker's file counts only its own batches; skip the others' numbers
                 continue
-            rows = [f"# batch {number}"]
+            rows = []
             for index in range(number * batch, (number + 1) * batch):
                 for p in play_game(index, recipe):
                     side, score = "b" if p.black_to_move else "w", "-" if p.score is None else p.score
                     rows.append(f"{p.black:x} {p.white:x} {p.kings:x} {side} {p.result} {score}")
-            rows.append(f"# end {number}")
-            out.write("\n".join(rows) + "\n")
-            out.flush()
-            os.fsync(out.fileno())
+            write_batch(out, number, rows)
             written += 1
             if progress:
                 progress(f"batch {number + 1}/{total} ({(number + 1) * batch} games)")
