@@ -11,7 +11,8 @@ take the new set up at their first search after it is complete
 (``kingme.engine.analysis.TableShelf``); nothing here talks to them.
 
 - Before it starts, it compares the free disk in the directory and the available memory
-  (``/proc/meminfo``'s MemAvailable) with ``background.build_needs``; short of either it builds
+  (``/proc/meminfo``'s MemAvailable, or the room left in the server's control group where that
+  is less: ``available_memory``) with ``background.build_needs``; short of either it builds
   nothing and logs one line saying what is missing and how to build the set by hand.
 - One build per directory: the build holds the directory's lock (``egdb.take_build_lock``,
   handed to the child too), so of several servers sharing the directory one builds and the
@@ -151,20 +152,56 @@ async def launch_child(directory: Path, pieces: int, lock: int) -> BuildRun:
 @dataclass(frozen=True)
 class Machine:
     """What the machine offers a build: free bytes of disk in the tables' directory and
-    available bytes of memory (``None`` where ``/proc/meminfo`` does not say)."""
+    available bytes of memory (``None`` where the system does not say; ``available_memory``)."""
 
     free_disk: int
     available_memory: int | None
 
 
 def machine_figures(directory: Path) -> Machine:
-    """``Machine`` for ``directory`` (which exists): ``shutil.disk_usage`` and MemAvailable."""
-    memory = None
+    """``Machine`` for ``directory`` (which exists): ``shutil.disk_usage`` and ``available_memory``."""
+    return Machine(shutil.disk_usage(directory).free, available_memory())
+
+
+#: A control group's memory limit at least this large is no limit (cgroup v1 writes "no limit" as
+#: the largest page-aligned 64-bit number, about 9.2e18).
+NO_LIMIT = 1 << 62
+
+
+def available_memory(proc: Path = Path("/proc"), cgroups: Path = Path("/sys/fs/cgroup")) -> int | None:
+    """Bytes of memory a new process may use: MemAvailable of ``/proc/meminfo``, or less where the
+    server's control group (a container's, a systemd unit's ``MemoryMax``) allows less — its limit
+    less what the group already uses. A build beyond that limit would be killed part-way, which
+    MemAvailable, counting the whole machine's memory, does not foresee. ``None`` where neither
+    says. Both cgroup versions are read: v2's ``memory.max`` and ``memory.current``, v1's
+    ``memory.limit_in_bytes`` and ``memory.usage_in_bytes``, in the group ``/proc/self/cgroup``
+    names or, as inside a container whose own group is mounted as the root, at the root."""
+    figures: list[int] = []
     with contextlib.suppress(OSError, ValueError, IndexError):
-        for line in Path("/proc/meminfo").read_text().splitlines():
+        for line in (proc / "meminfo").read_text().splitlines():
             if line.startswith("MemAvailable:"):
-                memory = int(line.split()[1]) * 1024  # the file counts kB
-    return Machine(shutil.disk_usage(directory).free, memory)
+                figures.append(int(line.split()[1]) * 1024)  # the file counts kB
+    groups: list[tuple[Path, str, str]] = []
+    with contextlib.suppress(OSError):
+        for line in (proc / "self" / "cgroup").read_text().splitlines():
+            _, controllers, group = line.split(":", 2)
+            if controllers == "":
+                groups.append((cgroups / group.lstrip("/"), "memory.max", "memory.current"))
+            elif "memory" in controllers.split(","):
+                groups.append(
+                    (cgroups / "memory" / group.lstrip("/"), "memory.limit_in_bytes", "memory.usage_in_bytes")
+                )
+    groups += [
+        (cgroups, "memory.max", "memory.current"),
+        (cgroups / "memory", "memory.limit_in_bytes", "memory.usage_in_bytes"),
+    ]
+    for folder, limit_file, usage_file in groups:
+        with contextlib.suppress(OSError, ValueError):
+            limit_text = (folder / limit_file).read_text().strip()
+            if limit_text != "max" and int(limit_text) < NO_LIMIT:
+                figures.append(max(int(limit_text) - int((folder / usage_file).read_text()), 0))
+            break  # the first group that answers is the server's
+    return min(figures) if figures else None
 
 
 def _size(count: int) -> str:

@@ -211,6 +211,64 @@ def test_an_unwritable_directory_is_reported_and_play_goes_on(
 # -- what it refuses, and why -------------------------------------------------------------------
 
 
+def _system(tmp_path: Path, cgroup: str, files: dict[str, str]) -> tuple[Path, Path]:
+    """A fake ``/proc`` (MemAvailable 8 GiB, the process's ``cgroup`` lines) and cgroup tree."""
+    proc, cgroups = tmp_path / "proc", tmp_path / "cgroup"
+    (proc / "self").mkdir(parents=True)
+    (proc / "meminfo").write_text("MemTotal:       16777216 kB\nMemAvailable:    8388608 kB\n")
+    (proc / "self" / "cgroup").write_text(cgroup)
+    for name, text in files.items():
+        (cgroups / name).parent.mkdir(parents=True, exist_ok=True)
+        (cgroups / name).write_text(text)
+    return proc, cgroups
+
+
+GIB = 1 << 30
+
+
+@pytest.mark.parametrize(
+    ("cgroup", "files", "available"),
+    [
+        # cgroup v2, the server's own group: a 3 GiB limit of which 1 GiB is used.
+        (
+            "0::/kingme.service\n",
+            {"kingme.service/memory.max": "3221225472\n", "kingme.service/memory.current": str(GIB)},
+            2 * GIB,
+        ),
+        # v2 inside a container, whose group is the mounted root: no limit.
+        ("0::/\n", {"memory.max": "max\n", "memory.current": "5"}, 8 * GIB),
+        # v1: the memory controller's group, limited; and v1's "no limit".
+        (
+            "4:memory:/box\n1:cpu:/\n",
+            {"memory/box/memory.limit_in_bytes": str(4 * GIB), "memory/box/memory.usage_in_bytes": str(GIB)},
+            3 * GIB,
+        ),
+        (
+            "4:memory:/box\n",
+            {"memory/box/memory.limit_in_bytes": "9223372036854771712", "memory/box/memory.usage_in_bytes": "1"},
+            8 * GIB,
+        ),
+        # v1 inside a container: the named group is not mounted, the root holds its figures.
+        (
+            "4:memory:/elsewhere/1\n",
+            {"memory/memory.limit_in_bytes": str(2 * GIB), "memory/memory.usage_in_bytes": "0"},
+            2 * GIB,
+        ),
+        # A limit the group has already used up leaves nothing; no cgroup files leave MemAvailable.
+        ("0::/\n", {"memory.max": str(GIB), "memory.current": str(2 * GIB)}, 0),
+        ("0::/\n", {}, 8 * GIB),
+    ],
+)
+def test_the_memory_a_build_may_use_is_the_least_of_the_machines_and_its_control_groups_room(
+    tmp_path: Path, cgroup: str, files: dict[str, str], available: int
+) -> None:
+    assert endgame_tables.available_memory(*_system(tmp_path, cgroup, files)) == available
+
+
+def test_memory_is_unknown_where_the_system_says_nothing(tmp_path: Path) -> None:
+    assert endgame_tables.available_memory(tmp_path / "no-proc", tmp_path / "no-cgroup") is None
+
+
 @pytest.mark.parametrize(
     ("machine", "lacking"),
     [
