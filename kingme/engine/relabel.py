@@ -103,11 +103,13 @@ def relabel(
     workers: int = 1,
     progress: Callable[[str], None] | None = None,
 ) -> int:
-    """Search this worker's share of the positions of ``directory``'s games not yet scored at
-    ``nodes`` nodes and append their scores to its file; the number of positions searched."""
+    """Search this worker's share of the positions of ``directory``'s games that no complete
+    batch of any worker's file scores at ``nodes`` nodes and append their scores to its file; the
+    number of positions searched."""
     path = directory / file_name(nodes, worker)
     number = resume_batches(path)
-    done = read_scores([path]) if path.exists() else {}
+    # Every worker's file: a run with another number of workers shares the positions otherwise.
+    done = read_scores(directory.glob(file_name(nodes, "*")))
     todo = [
         p for p in positions(sorted(directory.glob("games-*.txt"))) if _share(p, workers) == worker and p not in done
     ]

@@ -59,6 +59,8 @@ def test_workers_share_the_positions_between_them_and_each_is_searched_once(game
     assert all(n > 0 for n in searched)
     position = next(iter(scores))
     assert scores[position] == relabel.deep_score(position, NODES)
+    # Run again with another number of workers: every position is scored already.
+    assert [relabel.relabel(tmp_path, NODES, worker, 3) for worker in range(3)] == [0, 0, 0]
 
 
 def test_a_stopped_run_keeps_its_complete_batches_and_the_same_command_searches_only_the_rest(
