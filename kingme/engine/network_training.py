@@ -227,6 +227,8 @@ def read_examples(
     results = [np.array(c[4], dtype=np.float64) for c in columns]
     deep_scores = [np.array(c[7], dtype=np.float64) for c in columns]
     scale = search_scale(scores[0], results[0])
+    if deep is not None and np.isnan(deep_scores[0]).all():
+        raise ValueError("no training position has a deep score: they were searched for other games")
     deep_scale = math.nan if deep is None else search_scale(deep_scores[0], results[0])
     out = []
     for c, black_scores, black_results, black_deep in zip(columns, scores, results, deep_scores, strict=True):

@@ -125,3 +125,8 @@ def test_the_net_command_trains_on_deep_scores_and_says_so(games: Path, tmp_path
         main(["tune", "net", "--dir", str(tmp_path), "--epochs", "1", "--deep", str(NODES), "--output", str(out)]) == 0
     )
     assert f"positions without kings 0.5 by {NODES}-node scores" in out.read_text()
+
+
+def test_deep_scores_of_other_games_are_refused_by_name(games: Path) -> None:
+    with pytest.raises(ValueError, match="no training position has a deep score"):
+        network_training.read_examples([games / "games-0.txt"], deep={(0xFF, 0x1, True): 7})
