@@ -207,10 +207,13 @@ SERVE_DEADLINE = 300
 def kingme_serve(tmp_path_factory: pytest.TempPathFactory, **settings: str) -> Iterator[str]:
     """A ``kingme serve`` with ``settings`` added to its environment (``KINGME_…``), its URL
     until the block ends. Hosts may pick the test-only time controls of a few seconds, so the
-    online tests can see a flag fall."""
+    online tests can see a flag fall. Every test's browser comes from 127.0.0.1, so the rooms a
+    server allows an address (30 an hour by default) would be shared by all the tests an xdist
+    worker happens to run: how many create a room depends on the scheduling, and the 31st would
+    be refused. The limit is raised far past any run; tests of the limit set their own."""
     port = free_port()
     env = {**os.environ, "KINGME_DATA_DIR": str(tmp_path_factory.mktemp("data")), "KINGME_ENGINE_WORKERS": "1"}
-    env |= {"KINGME_TEST_TIME_CONTROLS": "1", **settings}
+    env |= {"KINGME_TEST_TIME_CONTROLS": "1", "KINGME_ROOMS_PER_HOUR": "100000", **settings}
     log = tmp_path_factory.mktemp("log") / "serve.log"
     with log.open("wb") as output:
         process = subprocess.Popen(
