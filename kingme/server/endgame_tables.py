@@ -182,7 +182,7 @@ def available_memory(proc: Path = Path("/proc"), cgroups: Path = Path("/sys/fs/c
             if line.startswith("MemAvailable:"):
                 figures.append(int(line.split()[1]) * 1024)  # the file counts kB
     groups: list[tuple[Path, str, str]] = []
-    with contextlib.suppress(OSError):
+    with contextlib.suppress(OSError, ValueError):  # a line without two colons ends the list read
         for line in (proc / "self" / "cgroup").read_text().splitlines():
             _, controllers, group = line.split(":", 2)
             if controllers == "":

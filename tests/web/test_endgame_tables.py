@@ -257,6 +257,12 @@ GIB = 1 << 30
         # A limit the group has already used up leaves nothing; no cgroup files leave MemAvailable.
         ("0::/\n", {"memory.max": str(GIB), "memory.current": str(2 * GIB)}, 0),
         ("0::/\n", {}, 8 * GIB),
+        # A line that is not a cgroup line ends the reading; the root's figures still count.
+        (
+            "garbage\n4:memory:/box\n",
+            {"memory/memory.limit_in_bytes": str(2 * GIB), "memory/memory.usage_in_bytes": "0"},
+            2 * GIB,
+        ),
     ],
 )
 def test_the_memory_a_build_may_use_is_the_least_of_the_machines_and_its_control_groups_room(
