@@ -240,14 +240,6 @@ def _run_tune_net(args: argparse.Namespace) -> int:
     from kingme.engine import network, network_training, relabel
 
     paths = _games_in(args.dir)
-    deep = None
-    if args.deep:
-        deep = relabel.read_scores(Path(args.dir).glob(relabel.file_name(args.deep, "*")))
-        if not deep:
-            raise ValueError(
-                f"no deep scores at {args.deep:,} nodes in {args.dir}: "
-                f"run 'kingme tune relabel --dir {args.dir} --nodes {args.deep}' first"
-            )
     output = Path(args.output or Path(network.__file__).parent / network.NETWORK_FILE)
     check_output(output, "the network file")
     start, hidden, second = None, args.hidden, args.second
@@ -256,6 +248,14 @@ def _run_tune_net(args: argparse.Namespace) -> int:
         hidden, second = start.first.shape[1], start.second.shape[1]
     network.check_widths(hidden, second)
     tables = _training_tables(args.tables)
+    deep = None
+    if args.deep:
+        deep = relabel.read_scores(Path(args.dir).glob(relabel.file_name(args.deep, "*")))
+        if not deep:
+            raise ValueError(
+                f"no deep scores at {args.deep:,} nodes in {args.dir}: "
+                f"run 'kingme tune relabel --dir {args.dir} --nodes {args.deep}' first"
+            )
     print(f"reading the positions of {plural(len(paths), 'games file')} in {args.dir}…", flush=True)
     train, held_out, scale, deep_scale = network_training.read_examples(paths, args.td, tables, deep, args.deep_weight)
     print(f"{len(train):,} training and {len(held_out):,} held-out quiet positions", flush=True)

@@ -209,7 +209,8 @@ def read_examples(
     always convert a won ending. With ``deep`` (Black's scores of positions without kings by deeper
     searches, ``relabel.read_scores``), a position it holds is labelled ``deep_weight`` of the deep
     score's expected result (at the scale fitted to the games' results the same way) and the rest
-    its TD return; only its own label changes, the blend of the positions before it does not."""
+    its TD return; only its own label changes, the blend of the positions before it does not, and
+    a position the tables hold keeps its exact result."""
     sets: list[list[tuple[int, int, int, bool, float, float, int, float]]] = [[], []]
     game = 0
     for batch, positions in read_batches(paths):
@@ -218,8 +219,9 @@ def read_examples(
             game += 1
             for p in played:
                 score = math.nan if p.score is None else p.score
-                deep_score = math.nan if deep is None or p.kings else deep.get((p.black, p.white, p.black_to_move))
-                deep_score = math.nan if deep_score is None else deep_score
+                deep_score = (
+                    math.nan if deep is None or p.kings else deep.get((p.black, p.white, p.black_to_move), math.nan)
+                )
                 target.append((p.black, p.white, p.kings, p.black_to_move, p.result, score, game, deep_score))
     columns = [list(zip(*rows, strict=True)) if rows else [()] * 8 for rows in sets]
     # Black's scores and results, as the files hold them.

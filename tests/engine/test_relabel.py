@@ -91,7 +91,7 @@ def test_a_line_that_is_not_a_deep_score_is_refused_naming_its_file_and_line(tmp
 def test_a_deep_score_labels_its_position_by_the_weight_given_and_leaves_the_others(games: Path) -> None:
     files = [games / "games-0.txt"]
     plain = network_training.read_examples(files)
-    recorded = [p for p in _recorded(games)]
+    recorded = _recorded(games)
     deep = {position: 400 if position[2] else -400 for position in relabel.positions(files)}  # the mover leads
     blended = network_training.read_examples(files, deep=deep, deep_weight=1.0)
     assert not math.isnan(blended.deep_scale) and math.isnan(plain.deep_scale)
