@@ -67,9 +67,16 @@ INFINITY = 1_000_000
 MATE = 30_000
 #: Mate scores are above this; they are stored in the table relative to the node.
 MATE_BOUND = MATE - 1_000
-#: A won endgame-database position scores this less its distance to conversion: above any
-#: evaluation, below every mate score (which the table adjusts by ply).
+#: A won endgame-database position scores this less its plies from the root and its distance to
+#: conversion: above any evaluation, below every mate score. Counting the plies to the table
+#: position makes the winner reach it soonest and the loser put it off longest: without them a
+#: loser whose every move was proven lost gave a king away at once as readily as it held out,
+#: and Cake, which had not seen the win, took it (docs/engine.md, *Losing slowly*).
 DATABASE_WIN = 20_000
+#: Scores beyond this are decided (a table's or a search to the end's, counted in plies from the
+#: root): the transposition table stores them relative to the node and gives them back relative
+#: to the root of the search that finds them.
+DECIDED_BOUND = DATABASE_WIN - 1_000
 NOT_IN_DATABASE = -INFINITY
 #: A draw after this many plies without a capture or a man's move (the game's rule).
 NO_PROGRESS = NO_PROGRESS_PLIES
@@ -266,9 +273,9 @@ def _find(W: np.ndarray, key: int) -> int:
 
 @njit(cache=True)
 def _store(W: np.ndarray, key: int, depth: int, flag: int, score: int, code: int, ply: int) -> None:
-    if score > MATE_BOUND:
+    if score > DECIDED_BOUND:
         score += ply
-    elif score < -MATE_BOUND:
+    elif score < -DECIDED_BOUND:
         score -= ply
     data = _pack(score, max(depth, 0), flag, code)
     bucket = _bucket(W, key)
@@ -282,12 +289,12 @@ def _store(W: np.ndarray, key: int, depth: int, flag: int, score: int, code: int
 
 @njit(cache=True)
 def _stored_score(data: int, ply: int) -> int:
-    """The score of a table entry as seen from a node at ``ply``: mate scores are stored
+    """The score of a table entry as seen from a node at ``ply``: decided scores are stored
     relative to the node that stored them (see ``_store``) and come back relative to the root."""
     score = _score_of(data)
-    if score > MATE_BOUND:
+    if score > DECIDED_BOUND:
         return score - ply
-    if score < -MATE_BOUND:
+    if score < -DECIDED_BOUND:
         return score + ply
     return score
 
@@ -383,7 +390,7 @@ def negamax(
     if ply > 0 and (quiet >= NO_PROGRESS or _repeated(W, key, position, quiet)):
         return 0
     if ply > 0 and popcount(own | opp) <= W[ENDGAME_PIECES_AT]:
-        known = _endgame_score(_lent(W, OFFSETS_AT), _lent_bytes(W, VALUES_AT), own, opp, kings, black, quiet)
+        known = _endgame_score(_lent(W, OFFSETS_AT), _lent_bytes(W, VALUES_AT), own, opp, kings, black, quiet, ply)
         if known != NOT_IN_DATABASE:
             return known
     if ply >= MAX_PLY - 2:
@@ -571,21 +578,21 @@ def _forcing(own: int, opp: int, kings: int, crowned: bool, black: bool) -> bool
 
 @njit(cache=True)
 def _endgame_score(
-    offsets: np.ndarray, values: np.ndarray, own: int, opp: int, kings: int, black: bool, quiet: int
+    offsets: np.ndarray, values: np.ndarray, own: int, opp: int, kings: int, black: bool, quiet: int, ply: int
 ) -> int:
-    """The endgame database's verdict as a score for the side to move: a win converting in
-    ``n`` plies is ``DATABASE_WIN - n`` (so the search hurries to convert and the loser holds
-    out), a draw 0 — also a win that ``quiet`` plies of the 80-ply count already played leave
-    no time to convert (``within_rule``); ``NOT_IN_DATABASE`` when the tables do not have the
-    position."""
+    """The endgame database's verdict as a score for the side to move at ``ply``: a win
+    converting in ``n`` plies is ``DATABASE_WIN - ply - n`` (so the search hurries to the tables
+    and to the conversion, and the loser holds out), a draw 0 — also a win that ``quiet`` plies of
+    the 80-ply count already played leave no time to convert (``within_rule``);
+    ``NOT_IN_DATABASE`` when the tables do not have the position."""
     black_bits, white_bits = (own, opp) if black else (opp, own)
     value = within_rule(probe(offsets, values, black_bits, white_bits, kings, black), quiet)
     if value == UNKNOWN:
         return NOT_IN_DATABASE
     if is_win(value):
-        return DATABASE_WIN - plies(value)
+        return DATABASE_WIN - ply - plies(value)
     if is_loss(value):
-        return plies(value) - DATABASE_WIN
+        return ply + plies(value) - DATABASE_WIN
     return 0
 
 

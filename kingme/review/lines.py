@@ -47,9 +47,6 @@ EXCLUDED = -4 * core.MATE
 TABLE_LINE_PLIES = 12
 #: The transposition table of each line's search: 2 ** 20 entries (16 MB), as the master level.
 TABLE_BITS = 20
-#: Scores at least this large (and at most ``core.MATE_BOUND``) come from the endgame tables: a
-#: table win is ``DATABASE_WIN`` less its plies to conversion, at most the 80-ply rule's count.
-TABLE_SCORE = core.DATABASE_WIN - 2 * core.NO_PROGRESS
 
 
 class PositionError(KingmeError):
@@ -110,7 +107,7 @@ def proven_plies(game: Game, moves: tuple[Move, ...], score: int, tables: egdb.T
     review (``kingme.review.review``) gives its wins in plies this way too."""
     if abs(score) > core.MATE_BOUND:
         return (core.MATE - abs(score)) * (1 if score > 0 else -1)
-    if abs(score) < TABLE_SCORE:
+    if abs(score) <= core.DECIDED_BOUND:
         return None
     walked = Game(game.setup, game.moves)
     for ply, move in enumerate(moves, start=1):
@@ -121,8 +118,9 @@ def proven_plies(game: Game, moves: tuple[Move, ...], score: int, tables: egdb.T
         if value != egdb.UNKNOWN:
             mover_wins = egdb.is_win(value) == (ply % 2 == 0)
             return (ply + egdb.plies(value)) * (1 if mover_wins else -1)
-    # The line stops short of the tables: the win is at least the score's plies past its end.
-    return (core.DATABASE_WIN - abs(score) + len(moves)) * (1 if score > 0 else -1)
+    # The line stops short of the tables: a table score counts the plies to the table position
+    # and its conversion from the root (``search._endgame_score``).
+    return (core.DATABASE_WIN - abs(score)) * (1 if score > 0 else -1)
 
 
 def _table_continuation(game: Game, tables: egdb.Tables) -> list[Move]:

@@ -332,14 +332,21 @@ def test_the_engine_trusts_a_table_win_only_within_the_80_ply_rule(
     assert result.move == best_move(tables, game.board)
 
 
-@pytest.mark.parametrize(("game", "score"), [(WITHIN_THE_RULE, core.DATABASE_WIN - 29), (BEYOND_THE_RULE, 0)])
-def test_the_search_below_the_root_trusts_a_table_win_only_within_the_80_ply_rule(
-    tables: Tables, game: Game, score: int
+@pytest.mark.parametrize(
+    ("game", "ply", "score"),
+    [
+        (WITHIN_THE_RULE, 0, core.DATABASE_WIN - 29),
+        (WITHIN_THE_RULE, 5, core.DATABASE_WIN - 5 - 29),
+        (BEYOND_THE_RULE, 5, 0),
+    ],
+)
+def test_the_search_below_the_root_trusts_a_table_win_only_within_the_80_ply_rule_and_counts_its_plies(
+    tables: Tables, game: Game, ply: int, score: int
 ) -> None:
     own, opp = game.board.sides()
     black = game.board.black_to_move
-    known = core._endgame_score(tables.offsets, tables.values, own, opp, game.board.kings, black, game.quiet_plies)
-    assert known == score
+    kings, quiet = game.board.kings, game.quiet_plies
+    assert core._endgame_score(tables.offsets, tables.values, own, opp, kings, black, quiet, ply) == score
 
 
 def test_a_file_of_the_uncapped_format_1_is_refused_saying_so_and_rebuilt(built: Path, tmp_path: Path) -> None:

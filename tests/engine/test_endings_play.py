@@ -13,7 +13,9 @@ from kingme.engine import analysis, egdb
 from kingme.engine.analysis import endgame_tables
 from kingme.engine.egdb import playout
 from kingme.engine.player import think
+from kingme.engine.search import DATABASE_WIN
 from kingme.game import Game, Setup
+from kingme.review.lines import proven_plies
 from kingme.rules.fen import START_FEN
 
 
@@ -85,3 +87,31 @@ def test_the_tables_answer_at_the_root_without_a_search(tables: egdb.Tables) -> 
 def test_an_opening_position_is_searched_and_the_weaker_levels_always_search() -> None:
     assert think(Game(Setup(fen=START_FEN)), "strong").nodes > 0
     assert think(Game(Setup(fen="B:WK32:BK14,K19")), "club").nodes > 0
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "B:WK6,K31,K27:BK26,K20",  # Black to move, lost: its king on 26 falls
+        "W:WK6,K31,K27:BK26,K16",  # White to move, the same capture to make
+    ],
+)
+def test_a_table_score_below_the_root_counts_the_plies_to_the_tables_and_to_the_conversion(
+    tables: egdb.Tables, fen: str
+) -> None:
+    """A position one piece above the tables is searched: its line reaches them after a few plies,
+    and its score is the tables' win less those plies as well as the plies to conversion, so
+    the winner hurries to the tables and the loser holds them off (the line played out says
+    how far both are)."""
+    game = Game(Setup(fen=fen))
+    assert game.board.piece_count() == tables.max_pieces + 1
+    result = think(game, "master")
+    plies = proven_plies(game, result.pv, result.score, tables)
+    assert plies is not None and (plies > 0) == (result.score > 0)
+    assert abs(plies) == DATABASE_WIN - abs(result.score)
+    entry = next(
+        ply
+        for ply in range(1, len(result.pv) + 1)
+        if Game(game.setup, result.pv[:ply]).board.piece_count() <= tables.max_pieces
+    )
+    assert abs(plies) > entry
