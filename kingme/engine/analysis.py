@@ -183,12 +183,7 @@ def _database_result(board: Board, quiet: int, pieces: int, tables: egdb.Tables)
     best = egdb_moves.best_move(tables, board)
     if value == egdb.UNKNOWN or best is None:
         return None
-    score = 0
-    if egdb.is_win(value):
-        score = core.DATABASE_WIN - egdb.plies(value)
-    elif egdb.is_loss(value):
-        score = egdb.plies(value) - core.DATABASE_WIN
-    return SearchResult(best, score, 0, 0, (best,))
+    return SearchResult(best, core.table_score(value, 0), 0, 0, (best,))
 
 
 def analyse(

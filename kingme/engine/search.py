@@ -589,6 +589,14 @@ def _endgame_score(
     value = within_rule(probe(offsets, values, black_bits, white_bits, kings, black), quiet)
     if value == UNKNOWN:
         return NOT_IN_DATABASE
+    return table_score(value, ply)
+
+
+@njit(cache=True)
+def table_score(value: int, ply: int) -> int:
+    """A known table value (the 80-ply count applied) as a score for the side to move at ``ply``:
+    a win converting in ``n`` plies is ``DATABASE_WIN - ply - n``, a loss its negation, a draw 0.
+    The root's table move (``analysis``) is scored by it at ply 0."""
     if is_win(value):
         return DATABASE_WIN - ply - plies(value)
     if is_loss(value):

@@ -102,8 +102,9 @@ def _table_value(game: Game, tables: egdb.Tables | None) -> int:
 
 def proven_plies(game: Game, moves: tuple[Move, ...], score: int, tables: egdb.Tables | None) -> int | None:
     """Plies to the win (positive when the side to move in ``game`` wins) that ``score`` proves,
-    or ``None`` for an ordinary score. A mate score counts its plies from the root; a table score
-    counts from the position where the line enters the tables, found by playing the line. Game
+    or ``None`` for an ordinary score. Mate and table scores count their plies from the root; a
+    table line is played out to where it enters the tables, whose count of quiet plies may draw
+    it (the search's probe below the root does not see the count). Game
     review (``kingme.review.review``) gives its wins in plies this way too."""
     if abs(score) > core.MATE_BOUND:
         return (core.MATE - abs(score)) * (1 if score > 0 else -1)
