@@ -211,18 +211,22 @@ def _run_tune_selfplay(args: argparse.Namespace) -> int:
     return 0
 
 
-def _relabel_worker(job: tuple[str, int, int, int]) -> int:
+def _relabel_worker(job: tuple[str, int, int, int, str | None]) -> int:
     from kingme.engine.relabel import relabel
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the main process, which ends the pool
-    directory, nodes, worker, workers = job
-    return relabel(Path(directory), nodes, worker, workers, lambda line: print(line, flush=True))
+    directory, nodes, worker, workers, tables = job
+    progress = lambda line: print(line, flush=True)  # noqa: E731
+    return relabel(Path(directory), nodes, worker, workers, progress, _training_tables(tables))
 
 
 def _run_tune_relabel(args: argparse.Namespace) -> int:
     _games_in(args.dir)
-    print(f"searching the positions without kings of the games in {args.dir} at {plural(args.nodes, 'node')} (resumes)")
-    jobs = [(args.dir, args.nodes, worker, args.workers) for worker in range(args.workers)]
+    which = "without kings" if args.tables is None else "without kings, and with kings above the tables,"
+    print(f"searching the positions {which} of the games in {args.dir} at {plural(args.nodes, 'node')} (resumes)")
+    if args.tables is not None:
+        _training_tables(args.tables)  # refused here, before the workers start, when there are none
+    jobs = [(args.dir, args.nodes, worker, args.workers, args.tables) for worker in range(args.workers)]
     searched = _in_workers(_relabel_worker, jobs, args.dir)
     print(f"{plural(searched, 'position')} searched")
     return 0
@@ -263,7 +267,7 @@ def _run_tune_net(args: argparse.Namespace) -> int:
     print(f"labels: TD({args.td:g}) returns, scores at {scale:.0f} a logit; held-out entropy (the floor) {floor:.5f}")
     if deep is not None:
         print(
-            f"{len(deep):,} positions without kings labelled {args.deep_weight:g} by their {args.deep:,}-node score "
+            f"{len(deep):,} positions labelled {args.deep_weight:g} by their {args.deep:,}-node score "
             f"(at {deep_scale:.0f} a logit)",
             flush=True,
         )
@@ -282,7 +286,7 @@ def _run_tune_net(args: argparse.Namespace) -> int:
         start=start,
     )
     made = f", endings of at most {tables.max_pieces} pieces labelled by the tables" if tables else ""
-    made += f", positions without kings {args.deep_weight:g} by {args.deep:,}-node scores" if args.deep else ""
+    made += f", deep-labelled positions {args.deep_weight:g} by {args.deep:,}-node scores" if args.deep else ""
     made += f", from {Path(args.start).name}" if args.start else ""
     note = (
         f"trained by kingme tune net on {len(train):,} positions, TD({args.td:g}) labels{made}, "
@@ -431,7 +435,7 @@ def net_options(parser: argparse.ArgumentParser) -> None:
         "--deep",
         type=_positive,
         metavar="NODES",
-        help="label the positions without kings by their scores of kingme tune relabel --nodes NODES, blended",
+        help="label the positions relabelled by their scores of kingme tune relabel --nodes NODES, blended",
     )
     # The default is network_training's DEEP_WEIGHT.
     parser.add_argument(
@@ -449,4 +453,10 @@ def relabel_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dir", default="tune-data", help="where the games are (default ./tune-data)")
     parser.add_argument("--nodes", type=_positive, default=250_000, help="nodes a search (default 250,000)")
     parser.add_argument("--workers", type=_positive, default=2, help="processes to search in (default 2)")
+    parser.add_argument(
+        "--tables",
+        metavar="DIR",
+        help="also search the positions with kings and more pieces than the endgame tables in DIR hold, "
+        "with those tables (each worker loads them)",
+    )
     parser.set_defaults(run=_run_tune_relabel)

@@ -39,6 +39,7 @@ from kingme.engine.egdb.database import Tables
 from kingme.engine.egdb.probe import DRAW, UNKNOWN, is_win, probe
 from kingme.engine.movegen import capturers
 from kingme.engine.relabel import Quiet
+from kingme.engine.search import DECIDED_BOUND
 from kingme.engine.selfplay import read_batches, split_games
 
 #: One batch of games in ``HOLD_OUT`` is held out to measure the fit.
@@ -195,6 +196,11 @@ class Labelled(NamedTuple):
     deep_scale: float
 
 
+def _undecided(deep_scores: np.ndarray) -> np.ndarray:
+    """``deep_scores`` with the decided ones (beyond ``DECIDED_BOUND``) made NaN."""
+    return np.where(np.abs(deep_scores) >= DECIDED_BOUND, np.nan, deep_scores)
+
+
 def read_examples(
     paths: list[Path],
     td: float = TD,
@@ -206,11 +212,11 @@ def read_examples(
     returns, with the scale that predicts the training games' results best from the search's
     scores (``search_scale``). With ``tables``, every position they hold is labelled by its exact
     result and ends its game's blend (see ``_returns``): self-play runs without tables and does not
-    always convert a won ending. With ``deep`` (Black's scores of positions without kings by deeper
-    searches, ``relabel.read_scores``), a position it holds is labelled ``deep_weight`` of the deep
-    score's expected result (at the scale fitted to the games' results the same way) and the rest
-    its TD return; only its own label changes, the blend of the positions before it does not, and
-    a position the tables hold keeps its exact result."""
+    always convert a won ending. With ``deep`` (Black's scores of positions by deeper searches,
+    ``relabel.read_scores``), a position it holds is labelled ``deep_weight`` of the deep score's
+    expected result (at the scale fitted to the games' results the same way; 1 or 0 for a score
+    the search proved) and the rest its TD return; only its own label changes, the blend of the
+    positions before it does not, and a position the tables hold keeps its exact result."""
     sets: list[list[tuple[int, int, int, bool, float, float, int, float]]] = [[], []]
     game = 0
     for batch, positions in read_batches(paths):
@@ -219,9 +225,8 @@ def read_examples(
             game += 1
             for p in played:
                 score = math.nan if p.score is None else p.score
-                deep_score = (
-                    math.nan if deep is None or p.kings else deep.get((p.black, p.white, p.black_to_move), math.nan)
-                )
+                key = (p.black, p.white, p.kings, p.black_to_move)
+                deep_score = math.nan if deep is None else deep.get(key, math.nan)
                 target.append((p.black, p.white, p.kings, p.black_to_move, p.result, score, game, deep_score))
     columns = [list(zip(*rows, strict=True)) if rows else [()] * 8 for rows in sets]
     # Black's scores and results, as the files hold them.
@@ -231,7 +236,9 @@ def read_examples(
     scale = search_scale(scores[0], results[0])
     if deep is not None and np.isnan(deep_scores[0]).all():
         raise ValueError("no training position has a deep score: they were searched for other games")
-    deep_scale = math.nan if deep is None else search_scale(deep_scores[0], results[0])
+    # A decided deep score (a win proven through the tables or to the end) is its result, not
+    # evidence for the scale.
+    deep_scale = math.nan if deep is None else search_scale(_undecided(deep_scores[0]), results[0])
     out = []
     for c, black_scores, black_results, black_deep in zip(columns, scores, results, deep_scores, strict=True):
         black, white, kings = (np.array(c[i], dtype=np.int64) for i in range(3))
@@ -245,7 +252,10 @@ def read_examples(
         games = np.array(c[6], dtype=np.int64)
         returns = _returns(expected, ~np.isnan(black_scores), black_results, games, td, exact)
         if deep is not None:
-            deeper = deep_weight * expected_result(np.nan_to_num(black_deep), deep_scale) + (1 - deep_weight) * returns
+            deep_expected = np.where(
+                np.isnan(_undecided(black_deep)), black_deep > 0, expected_result(np.nan_to_num(black_deep), deep_scale)
+            )
+            deeper = deep_weight * deep_expected + (1 - deep_weight) * returns
             returns = np.where(np.isnan(black_deep) | ~np.isnan(exact), returns, deeper)
         inputs, quiet = _encode(black, white, kings, to_move)
         # Turned to the side to move's view.
