@@ -211,22 +211,25 @@ def _run_tune_selfplay(args: argparse.Namespace) -> int:
     return 0
 
 
-def _relabel_worker(job: tuple[str, int, int, int, str | None]) -> int:
+def _relabel_worker(job: tuple[str, int, int, int, str | None, int]) -> int:
+    from kingme.engine import egdb
     from kingme.engine.relabel import relabel
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the main process, which ends the pool
-    directory, nodes, worker, workers, tables = job
-    progress = lambda line: print(line, flush=True)  # noqa: E731
-    return relabel(Path(directory), nodes, worker, workers, progress, _training_tables(tables))
+    directory, nodes, worker, workers, tables_dir, pieces = job
+    tables = None if tables_dir is None else egdb.load(Path(tables_dir), pieces)
+    return relabel(Path(directory), nodes, worker, workers, functools.partial(print, flush=True), tables)
 
 
 def _run_tune_relabel(args: argparse.Namespace) -> int:
     _games_in(args.dir)
-    which = "without kings" if args.tables is None else "without kings, and with kings above the tables,"
+    # Checked here, before the workers start; each worker loads the set itself.
+    pieces = 0 if args.tables is None else _tables_built(args.tables)
+    which = "without kings"
+    if pieces:
+        which += f", and with kings and more than {pieces} pieces (searched with the tables in {args.tables}),"
     print(f"searching the positions {which} of the games in {args.dir} at {plural(args.nodes, 'node')} (resumes)")
-    if args.tables is not None:
-        _training_tables(args.tables)  # refused here, before the workers start, when there are none
-    jobs = [(args.dir, args.nodes, worker, args.workers, args.tables) for worker in range(args.workers)]
+    jobs = [(args.dir, args.nodes, worker, args.workers, args.tables, pieces) for worker in range(args.workers)]
     searched = _in_workers(_relabel_worker, jobs, args.dir)
     print(f"{plural(searched, 'position')} searched")
     return 0
@@ -298,15 +301,24 @@ def _run_tune_net(args: argparse.Namespace) -> int:
     return 0
 
 
+def _tables_built(directory: str) -> int:
+    """The most pieces of a complete set of endgame tables in ``directory`` (``--tables``); refused
+    when it holds none."""
+    from kingme.engine import egdb
+
+    pieces = egdb.largest_built(Path(directory))
+    if pieces == 0:
+        raise ValueError(f"--tables {directory}: no complete set of endgame tables there (kingme egdb build --dir)")
+    return pieces
+
+
 def _training_tables(directory: str | None) -> Tables | None:
     """The largest complete set of endgame tables in ``directory`` (``--tables``), loaded."""
     from kingme.engine import egdb
 
     if directory is None:
         return None
-    pieces = egdb.largest_built(Path(directory))
-    if pieces == 0:
-        raise ValueError(f"--tables {directory}: no complete set of endgame tables there (kingme egdb build --dir)")
+    pieces = _tables_built(directory)
     print(f"endings of at most {pieces} pieces labelled by the tables in {directory}", flush=True)
     return egdb.load(Path(directory), pieces)
 

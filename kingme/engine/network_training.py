@@ -196,9 +196,10 @@ class Labelled(NamedTuple):
     deep_scale: float
 
 
-def _undecided(deep_scores: np.ndarray) -> np.ndarray:
-    """``deep_scores`` with the decided ones (beyond ``DECIDED_BOUND``) made NaN."""
-    return np.where(np.abs(deep_scores) >= DECIDED_BOUND, np.nan, deep_scores)
+def _decided(deep_scores: np.ndarray) -> np.ndarray:
+    """Which of ``deep_scores`` the search proved (beyond ``DECIDED_BOUND``; NaN is not)."""
+    decided: np.ndarray = np.abs(np.nan_to_num(deep_scores)) >= DECIDED_BOUND
+    return decided
 
 
 def read_examples(
@@ -238,7 +239,9 @@ def read_examples(
         raise ValueError("no training position has a deep score: they were searched for other games")
     # A decided deep score (a win proven through the tables or to the end) is its result, not
     # evidence for the scale.
-    deep_scale = math.nan if deep is None else search_scale(_undecided(deep_scores[0]), results[0])
+    deep_scale = math.nan
+    if deep is not None:
+        deep_scale = search_scale(np.where(_decided(deep_scores[0]), np.nan, deep_scores[0]), results[0])
     out = []
     for c, black_scores, black_results, black_deep in zip(columns, scores, results, deep_scores, strict=True):
         black, white, kings = (np.array(c[i], dtype=np.int64) for i in range(3))
@@ -253,7 +256,7 @@ def read_examples(
         returns = _returns(expected, ~np.isnan(black_scores), black_results, games, td, exact)
         if deep is not None:
             deep_expected = np.where(
-                np.isnan(_undecided(black_deep)), black_deep > 0, expected_result(np.nan_to_num(black_deep), deep_scale)
+                _decided(black_deep), black_deep > 0, expected_result(np.nan_to_num(black_deep), deep_scale)
             )
             deeper = deep_weight * deep_expected + (1 - deep_weight) * returns
             returns = np.where(np.isnan(black_deep) | ~np.isnan(exact), returns, deeper)
