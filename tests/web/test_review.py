@@ -185,6 +185,9 @@ def test_learn_from_your_mistakes_asks_for_a_better_move_and_shows_the_engines_a
     board = page.locator("#review-board")
 
     def play_on_the_board(*squares: int) -> None:
+        # A question shows at once and its position arrives after (/api/state): a click before it
+        # comes is a click on a board that takes no move, so wait until the piece can move.
+        expect(board.locator(f"[data-square='{squares[0]}'] [data-movable=true]")).to_have_count(1)
         for square in squares:
             board.locator(f"[data-square='{square}']").click()
 
