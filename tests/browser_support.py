@@ -118,6 +118,11 @@ class Play:
         self.click(*squares)
         self.wait_for_history(played + 1)
 
+    def wait_for_stepper(self) -> None:
+        """Wait until the game can be stepped through: the stepper (stepping.js) comes after the
+        game's first move, and a click on the move list before it is a click nobody hears."""
+        expect(self.hook("step-first")).to_be_visible()
+
     def status(self) -> str:
         return self.hook("status").text_content() or ""
 

@@ -38,8 +38,26 @@ def history_length(page: Any) -> int:
 
 
 def play_path(page: Any, path: list[int] | tuple[int, ...]) -> None:
-    for square in path:
-        page.locator(f'#board [data-square="{square}"]').click()
+    """Click a move's squares. A capture with one route left goes on by itself from its first
+    landing, so a square the board no longer offers is not clicked: by then the reply may have
+    come, and the click would pick up the piece that landed there."""
+    page.locator(f'#board [data-square="{path[0]}"]').click()
+    for square in path[1:]:
+        landing = page.locator(f'#board [data-square="{square}"]')
+        if landing.get_attribute("data-target") != "true":
+            break
+        landing.click()
+
+
+def play_on_the_puzzle(page: Any, move: str) -> None:
+    """Click the squares of ``move`` ("22-17", "1x10x3") once its piece can move. The board takes no
+    move while the answer to the move before is on its way, and the "Right!" shown meanwhile is
+    still the answer before that."""
+    squares = move.replace("x", "-").split("-")
+    board = page.locator("#puzzle-board")
+    expect(board.locator(f'[data-square="{squares[0]}"] [data-movable=true]')).to_have_count(1)
+    for square in squares:
+        board.locator(f'[data-square="{square}"]').click()
 
 
 def screenshot(page: Any, name: str) -> None:
@@ -214,11 +232,9 @@ def test_the_daily_puzzle_tells_a_wrong_move_and_is_solved_with_the_defenders_re
     page.get_by_test_id("puzzle-hint").click()
     expect(page.get_by_test_id("puzzle-feedback")).to_contain_text("Hint: 22-17")
     for move in SOLUTION[:-1]:
-        for square in move.replace("x", "-").split("-"):
-            board.locator(f'[data-square="{square}"]').click()
+        play_on_the_puzzle(page, move)
         expect(page.get_by_test_id("puzzle-feedback")).to_contain_text("Right!")
-    for square in (1, 10, 3, 12, 19, 28):
-        board.locator(f'[data-square="{square}"]').click()
+    play_on_the_puzzle(page, SOLUTION[-1])
     expect(page.get_by_test_id("puzzle-solved")).to_be_visible()
     expect(page.get_by_test_id("puzzle-streak")).to_have_text("7")
     screenshot(page, "daily-puzzle-solved")

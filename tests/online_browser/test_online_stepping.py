@@ -18,6 +18,7 @@ def test_a_player_stepping_back_keeps_the_view_when_a_move_arrives_and_returns_t
     host.move()
     friend.wait_for_history(3)
 
+    host.wait_for_stepper()
     host.page.locator("[data-testid=history] li").nth(1).click()
     expect(host.hook("step-where")).to_contain_text("move 2 of 3")
     shown = host.position()

@@ -31,6 +31,7 @@ def test_no_serious_accessibility_violation_on_any_page(play, language):
     play.page.keyboard.press("Escape")
     assert_accessible(play, "the setup")
     play.hook("open-help").click()
+    expect(play.page.locator("#help-dialog")).to_be_visible()  # it opens once its words have come
     assert_accessible(play, "help")
     play.page.keyboard.press("Escape")
     play.start(opponent="local")

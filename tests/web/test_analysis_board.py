@@ -21,6 +21,9 @@ def open_board(play: Play, fen: str | None = None) -> None:
     play.page.goto(play.url + "/analysis" + (f"?fen={quote(fen)}" if fen else ""))
     play.page.wait_for_selector("html[data-ready=true]")
     expect(play.page.locator("#analysis-board")).to_be_visible()
+    # The board is built before its position comes from the server, and until then a click on it
+    # or on Edit, or a FEN typed, finds no position: wait until the pieces are drawn.
+    expect(play.page.locator("#analysis-board [data-piece]")).not_to_have_count(0)
 
 
 def square(play: Play, n: int) -> object:
@@ -33,6 +36,10 @@ def move(play: Play, *squares: int) -> None:
     for n in squares:
         square(play, n).click()
     expect(play.hook("tree-move")).to_have_count(count + 1)
+    # The engine's lines may redraw the list with the new move in it while its position is still on
+    # its way from the server: the move is shown once it is the one marked.
+    played = rf"\b{squares[0]}[-x](.*[-x])?{squares[-1]}$"
+    expect(play.page.locator("[data-testid=tree-move][aria-current=step]")).to_have_text(re.compile(played))
 
 
 def tree_moves(play: Play) -> list[str]:
@@ -267,3 +274,27 @@ def test_an_ending_the_tables_hold_shows_wins_in_plies_and_the_search_finished(p
     expect(play.hook("eval-bar")).to_have_attribute("aria-valuetext", re.compile(words))
     expect(play.hook("analysis-status")).to_have_text("The search has gone as deep as it goes here.")
     expect(play.hook("eval-bar")).to_have_attribute("aria-valuenow", "0")
+
+
+#: The first position's answer (/api/start) held back 1.5 s, so the page is used before it comes.
+SLOW_START = """
+  const fetchNow = window.fetch;
+  window.fetch = (url, options) => String(url).endsWith("/api/start")
+    ? new Promise((resolve) => setTimeout(() => resolve(fetchNow(url, options)), 1500))
+    : fetchNow(url, options);
+"""
+
+
+def test_the_board_and_its_controls_wait_for_the_first_position(new_play) -> None:
+    """The board is drawn before its position comes: a click, Edit or a FEN typed meanwhile does
+    nothing (no error in the page), and the board plays once the position is in."""
+    play = new_play(init_script=SLOW_START)
+    play.page.goto(play.url + "/analysis")
+    play.page.wait_for_selector("html[data-ready=true]")
+    square(play, 11).click()
+    play.hook("analysis-edit").click()
+    play.hook("analysis-fen").fill("W:W18,24:B12,16")
+    expect(play.page.locator("#analysis-board [data-piece]")).to_have_count(24)
+    expect(play.hook("analysis-editor")).to_be_hidden()
+    move(play, 11, 15)
+    assert tree_moves(play)[0].endswith("11-15")

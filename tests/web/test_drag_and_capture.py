@@ -4,8 +4,11 @@ one route left finished by a single click."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from playwright.sync_api import expect
+from waiting import wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -17,10 +20,20 @@ def centre(play, square: int) -> tuple[float, float]:
 
 def drag(play, start: int, end: int) -> None:
     page = play.page
-    page.mouse.move(*centre(play, start))
+    x, y = centre(play, start)
+    page.mouse.move(x, y)
     page.mouse.down()
-    x, y = centre(play, end)
-    page.mouse.move(x, y, steps=8)
+    # The board carries a piece once its drag module has come, which this first press loads: until
+    # then the pointer's moves go unheard, so it moves about the piece (farther than a click's
+    # wobble) until the board carries it, then on to the end square.
+    nudges = itertools.cycle((12, -12))
+
+    def carried() -> bool:
+        page.mouse.move(x, y + next(nudges))
+        return "dragging" in (page.locator("#board").get_attribute("class") or "").split()
+
+    wait_until(carried, "the board carries the piece")
+    page.mouse.move(*centre(play, end), steps=8)
     page.mouse.up()
 
 

@@ -388,3 +388,21 @@ def test_the_review_and_the_archive_have_no_serious_accessibility_violation(revi
     play.hook("review-archive").click()
     expect(play.hook("archive-entry")).to_have_count(1)
     assert not serious_violations(play.page), "the archive"
+
+
+def test_an_archive_opened_before_the_finished_game_is_kept_shows_it_once_kept(play):
+    """A game is kept once the server has written its PDN; here that answer is held back 1.5 s, so
+    the archive opens first and must then list the game without being opened again."""
+    play.page.add_init_script("""
+      const fetchNow = window.fetch;
+      window.fetch = (url, options) => String(url).includes("/api/pdn/export")
+        ? new Promise((resolve) => setTimeout(() => resolve(fetchNow(url, options)), 1500))
+        : fetchNow(url, options);
+    """)
+    play.page.reload()
+    play.page.wait_for_selector("html[data-ready=true]")
+    play.start(opponent="computer", level="casual", position="double-jump")
+    play.click(9, 18, 27)
+    expect(play.hook("result")).to_have_text("Red wins")
+    play.hook("archive").click()
+    expect(play.hook("archive-entry")).to_contain_text(re.compile(r"Computer · Casual.*you: Red.*Won.*Moves: 1"))

@@ -24,6 +24,7 @@ def test_an_imported_game_is_stepped_through_by_click_and_keys_and_play_resumes_
     play.wait_for_history(3)
     expect(play.hook("step-live")).to_be_hidden()
 
+    play.wait_for_stepper()
     play.page.locator("[data-testid=history] li").first.click()
     expect(play.hook("step-where")).to_have_text("Looking at move 1 of 3: the board is not playable.")
     expect(piece(play, 15)).to_have_attribute("data-color", "black")

@@ -78,6 +78,8 @@ def test_every_page_and_dialog_fits_its_text(new_play, language, viewport):
     play.hook("opponent").select_option("online")
     play.hook("start").click()
     expect(play.hook("invite-link")).not_to_have_value("")
+    # The link shows before the room's first state, from which its panel is drawn.
+    expect(play.page.locator("html")).to_have_attribute("data-online", "on")
     assert_fits(play, "an online room")
 
 

@@ -469,8 +469,11 @@ function build() {
         <textarea class="analysis-pdn" data-testid="analysis-pdn" rows="6" readonly hidden data-i18n-aria-label="analysis.pdn"></textarea>
       </section>
     </aside>`);
-  board = new BoardView(view.querySelector("#analysis-board"), { onActivate: select, onEscape: escape });
-  const on = (testid, action) => $(testid).addEventListener("click", action);
+  // The board and its controls are built before the first position comes from the server (see
+  // openAnalysis): until then a click, a key or a typed FEN has no position to act on.
+  const ready = (action) => (...args) => { if (A.current) action(...args); };
+  board = new BoardView(view.querySelector("#analysis-board"), { onActivate: ready(select), onEscape: escape });
+  const on = (testid, action) => $(testid).addEventListener("click", ready(action));
   on("analysis-first", () => step("first"));
   on("analysis-previous", () => step("previous"));
   on("analysis-next", () => step("next"));
@@ -491,13 +494,13 @@ function build() {
   }
   $("analysis-turn").addEventListener("input", (event) => { A.editing = { ...A.editing, turn: event.target.value }; render(); });
   $("analysis-fen-form").addEventListener("submit", loadFen);
-  $("analysis-fen").addEventListener("input", (event) => {
+  $("analysis-fen").addEventListener("input", ready((event) => {
     A.fenDraft = { text: event.target.value, over: shownFen() };
-  });
+  }));
   // ← and → step through the moves, Home and End to the start and the line's end; the board's own
   // arrow keys (moving between squares) and the fields' keep theirs.
   document.addEventListener("keydown", (event) => {
-    if (session.mode !== "analysis" || A.editing || event.target.closest?.(".board, input, textarea, select")) return;
+    if (session.mode !== "analysis" || !A.current || A.editing || event.target.closest?.(".board, input, textarea, select")) return;
     const where = { ArrowLeft: "previous", ArrowRight: "next", Home: "first", End: "last" }[event.key];
     if (where) {
       event.preventDefault();

@@ -7,6 +7,7 @@
 // from a good game; nothing read is ever inserted as HTML. Loaded with a game's first result.
 
 import { api } from "./api.js";
+import { changed } from "./session.js";
 import { t } from "./i18n.js";
 import { BadReview, cleanReview, MAX_PLIES, SIDES, moveText } from "./reviewdata.js";
 import { humanColor, isDaily, session, vsComputer } from "./state.js";
@@ -169,6 +170,7 @@ export async function keep() {
       archived().unshift(made);
       games.splice(KEPT);
       persist();
+      changed(); // an archive already open shows the game kept now
     }
     return made;
   })();
