@@ -21,7 +21,17 @@ LONG_GAME = (
 
 
 def box(play, selector: str) -> dict:
-    found = play.page.locator(selector).bounding_box()
+    """The element's box, measured in one step in the page: the panels redraw on every change (the
+    move list is built anew when a finished game is kept), and an element found first and measured
+    after could be one a redraw has just replaced."""
+    found = play.page.evaluate(
+        """(selector) => {
+            const element = document.querySelector(selector);
+            const r = element && element.getBoundingClientRect();
+            return r && r.width && r.height ? { x: r.x, y: r.y, width: r.width, height: r.height } : null;
+        }""",
+        selector,
+    )
     assert found, f"{selector} is not shown"
     return found
 
