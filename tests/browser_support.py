@@ -178,6 +178,26 @@ class Play:
         self.page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=False)
 
 
+def play_when_movable(board: object, *squares: int | str) -> None:
+    """Click ``squares`` on ``board`` (a board's locator) once the piece on the first can move. A
+    board takes no move until the position it shows has come from the server, and a click before
+    that is lost, whatever text has already been drawn around it."""
+    expect(board.locator(f'[data-square="{squares[0]}"] [data-movable=true]')).to_have_count(1)
+    for square in squares:
+        board.locator(f'[data-square="{square}"]').click()
+
+
+def held_back(path: str, milliseconds: int = 1500) -> str:
+    """An init script that holds the server's answers to ``path`` back ``milliseconds``, so that a
+    test uses the page before they come."""
+    return f"""
+      const fetchNow = window.fetch;
+      window.fetch = (url, options) => String(url).endsWith("{path}")
+        ? new Promise((resolve) => setTimeout(() => resolve(fetchNow(url, options)), {milliseconds}))
+        : fetchNow(url, options);
+    """
+
+
 @contextmanager
 def page_factory(browser: object, url: str, driver: type[Play] = Play) -> Iterator[Callable[..., Play]]:
     """Yield ``make(viewport=DESKTOP, motion="reduce", init_script=None)``: a fresh context and page

@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 import pytest
-from browser_support import ARTIFACTS
+from browser_support import ARTIFACTS, play_when_movable
 from playwright.sync_api import expect
 
 from kingme.engine import choose_move
@@ -50,14 +50,9 @@ def play_path(page: Any, path: list[int] | tuple[int, ...]) -> None:
 
 
 def play_on_the_puzzle(page: Any, move: str) -> None:
-    """Click the squares of ``move`` ("22-17", "1x10x3") once its piece can move. The board takes no
-    move while the answer to the move before is on its way, and the "Right!" shown meanwhile is
-    still the answer before that."""
-    squares = move.replace("x", "-").split("-")
-    board = page.locator("#puzzle-board")
-    expect(board.locator(f'[data-square="{squares[0]}"] [data-movable=true]')).to_have_count(1)
-    for square in squares:
-        board.locator(f'[data-square="{square}"]').click()
+    """Click the squares of ``move`` ("22-17", "1x10x3") once its piece can move: the "Right!"
+    shown while the answer to the move before is on its way is still the answer before that."""
+    play_when_movable(page.locator("#puzzle-board"), *move.replace("x", "-").split("-"))
 
 
 def screenshot(page: Any, name: str) -> None:

@@ -8,7 +8,7 @@ import re
 from urllib.parse import quote
 
 import pytest
-from browser_support import Play
+from browser_support import Play, held_back
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -276,19 +276,10 @@ def test_an_ending_the_tables_hold_shows_wins_in_plies_and_the_search_finished(p
     expect(play.hook("eval-bar")).to_have_attribute("aria-valuenow", "0")
 
 
-#: The first position's answer (/api/start) held back 1.5 s, so the page is used before it comes.
-SLOW_START = """
-  const fetchNow = window.fetch;
-  window.fetch = (url, options) => String(url).endsWith("/api/start")
-    ? new Promise((resolve) => setTimeout(() => resolve(fetchNow(url, options)), 1500))
-    : fetchNow(url, options);
-"""
-
-
 def test_the_board_and_its_controls_wait_for_the_first_position(new_play) -> None:
     """The board is drawn before its position comes: a click, Edit or a FEN typed meanwhile does
     nothing (no error in the page), and the board plays once the position is in."""
-    play = new_play(init_script=SLOW_START)
+    play = new_play(init_script=held_back("/api/start"))
     play.page.goto(play.url + "/analysis")
     play.page.wait_for_selector("html[data-ready=true]")
     square(play, 11).click()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_support import DESKTOP
+from browser_support import DESKTOP, play_when_movable
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -109,16 +109,10 @@ def test_the_status_line_keeps_the_controls_in_place_whatever_it_says(new_play):
     controls = play.page.locator(".controls")
     top = controls.bounding_box()["y"]
     statuses = set()
-
-    def pick_a_white_piece() -> None:
-        # Until the server has answered the move before, the board takes no click.
-        expect(play.square(22).locator("[data-movable=true]")).to_have_count(1)
-        play.click(22)
-
     for action in (
         lambda: play.click(11),
         lambda: play.click(15),
-        pick_a_white_piece,
+        lambda: play_when_movable(play.page.locator("#board"), 22),  # once the server has answered 11-15
         lambda: play.hook("hint").click(),
     ):
         action()

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from browser_support import DESKTOP, Play, overflowing_text
+from browser_support import DESKTOP, Play, held_back, overflowing_text, play_when_movable
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -185,11 +185,7 @@ def test_learn_from_your_mistakes_asks_for_a_better_move_and_shows_the_engines_a
     board = page.locator("#review-board")
 
     def play_on_the_board(*squares: int) -> None:
-        # A question shows at once and its position arrives after (/api/state): a click before it
-        # comes is a click on a board that takes no move, so wait until the piece can move.
-        expect(board.locator(f"[data-square='{squares[0]}'] [data-movable=true]")).to_have_count(1)
-        for square in squares:
-            board.locator(f"[data-square='{square}']").click()
+        play_when_movable(board, *squares)  # a question shows before its position (/api/state) has come
 
     play_on_the_board(24, 20)
     expect(play.hook("learn-feedback")).to_have_text("24-20 is not better. Try again.")
@@ -393,12 +389,7 @@ def test_the_review_and_the_archive_have_no_serious_accessibility_violation(revi
 def test_an_archive_opened_before_the_finished_game_is_kept_shows_it_once_kept(play):
     """A game is kept once the server has written its PDN; here that answer is held back 1.5 s, so
     the archive opens first and must then list the game without being opened again."""
-    play.page.add_init_script("""
-      const fetchNow = window.fetch;
-      window.fetch = (url, options) => String(url).includes("/api/pdn/export")
-        ? new Promise((resolve) => setTimeout(() => resolve(fetchNow(url, options)), 1500))
-        : fetchNow(url, options);
-    """)
+    play.page.add_init_script(held_back("/api/pdn/export"))
     play.page.reload()
     play.page.wait_for_selector("html[data-ready=true]")
     play.start(opponent="computer", level="casual", position="double-jump")
